@@ -1,0 +1,150 @@
+import { createActor, fromPromise, type Actor } from 'xstate';
+import { ActivationError, ErrorType } from '../spec/errors.ts';
+import type { DomainEvent } from '../spec/events.ts';
+import { coinStream, type EventLog } from '../events/eventLog.ts';
+import { coinActivationMachine } from '../machines/coinActivation.machine.ts';
+import type { ActivatedCoin, ActivationPlan } from '../machines/activation.types.ts';
+
+type CoinActor = Actor<typeof coinActivationMachine>;
+
+/** Runs the chain work of a plan; must stop when `signal` aborts. */
+export type ActivateCoin = (plan: ActivationPlan, signal: AbortSignal) => Promise<ActivatedCoin>;
+
+/** A coin as the registry sees it: its state and, when enabled, what activation learned. */
+export interface CoinView {
+  readonly ticker: string;
+  readonly state: 'inactive' | 'activating' | 'active' | 'passive';
+  readonly coin: ActivatedCoin | null;
+}
+
+/**
+ * Owns one `coinActivation` actor per platform ticker for this session, and with it the rule
+ * "one activation per coin per session": the check and the ACTIVATE command happen in the same
+ * synchronous step, so of two concurrent requests exactly one proceeds. Every event an actor emits
+ * is appended to the log; a command's promise settles only after its events are durable.
+ */
+export class CoinRegistry {
+  readonly #actors = new Map<string, CoinActor>();
+  readonly #lastWrite = new Map<string, Promise<unknown>>();
+  readonly #log: EventLog;
+  readonly #activateCoin: ActivateCoin;
+
+  constructor(deps: { log: EventLog; activateCoin: ActivateCoin }) {
+    this.#log = deps.log;
+    this.#activateCoin = deps.activateCoin;
+  }
+
+  /** Throws `PlatformIsAlreadyActivated` unless `ticker` may start an activation now. */
+  assertCanActivate(ticker: string): void {
+    const state = this.view(ticker).state;
+    if (state === 'activating' || state === 'active') {
+      throw new ActivationError(ErrorType.PlatformIsAlreadyActivated, ticker, ticker);
+    }
+  }
+
+  /** Starts the activation of `plan` and resolves with the coin once `CoinActivated` is durable. */
+  activate(plan: ActivationPlan): Promise<ActivatedCoin> {
+    this.assertCanActivate(plan.ticker);
+    const actor = this.#actorFor(plan.ticker);
+    actor.send({ type: 'ACTIVATE', plan });
+    const attempt = actor.getSnapshot().context.attempt;
+    const settled = new Promise<ActivatedCoin>((resolve, reject) => {
+      const sub = actor.subscribe((snapshot) => {
+        if (snapshot.context.attempt !== attempt || snapshot.matches('activating')) return;
+        sub.unsubscribe();
+        const { coin, lastError } = snapshot.context;
+        if (snapshot.matches('active') && coin !== null) {
+          resolve({ ...coin, tokens: coin.tokens.filter((t) => plan.tokens.includes(t.ticker)) });
+        } else {
+          reject(lastError ?? new ActivationError(ErrorType.InternalError, `activation of ${plan.ticker} was cancelled`));
+        }
+      });
+    });
+    return this.#afterDurable(plan.ticker, settled);
+  }
+
+  /** Aborts an in-flight activation (its chain calls are aborted); false if none was running. */
+  async cancel(ticker: string): Promise<boolean> {
+    const actor = this.#actors.get(ticker);
+    if (!actor?.getSnapshot().matches('activating')) return false;
+    actor.send({ type: 'CANCEL' });
+    await this.#afterDurable(ticker, Promise.resolve());
+    return true;
+  }
+
+  /**
+   * Disables an enabled platform. With active tokens and no `force` it becomes passive instead
+   * (behaviour notes §10). Resolves with whether it was passivated and the tokens disabled with it.
+   */
+  async disable(ticker: string, force: boolean): Promise<{ passivized: boolean; tokens: string[] }> {
+    const actor = this.#actors.get(ticker);
+    const before = actor?.getSnapshot();
+    if (!actor || !before || !(before.matches('active') || before.matches('passive'))) {
+      throw new ActivationError(ErrorType.NoSuchCoin, `No such coin: ${ticker}`, ticker);
+    }
+    const tokens = before.context.coin?.tokens.map((t) => t.ticker) ?? [];
+    actor.send({ type: 'DISABLE', force });
+    await this.#afterDurable(ticker, Promise.resolve());
+    const passivized = actor.getSnapshot().matches('passive');
+    return { passivized, tokens: passivized ? [] : tokens };
+  }
+
+  /** Disables one token of an enabled platform. */
+  async disableToken(platform: string, token: string): Promise<void> {
+    this.#actors.get(platform)?.send({ type: 'DISABLE_TOKEN', ticker: token });
+    await this.#afterDurable(platform, Promise.resolve());
+  }
+
+  /** The state of a platform coin (inactive when never seen this session). */
+  view(ticker: string): CoinView {
+    const snapshot = this.#actors.get(ticker)?.getSnapshot();
+    if (!snapshot) return { ticker, state: 'inactive', coin: null };
+    return { ticker, state: snapshot.value as CoinView['state'], coin: snapshot.context.coin };
+  }
+
+  /** Every platform that is active or passive, with its coin. */
+  enabled(): CoinView[] {
+    return [...this.#actors.keys()].map((t) => this.view(t)).filter((v) => v.state === 'active' || v.state === 'passive');
+  }
+
+  /** Stops every actor (aborting in-flight chain work) and waits for pending event writes. */
+  async stop(): Promise<void> {
+    for (const actor of this.#actors.values()) actor.stop();
+    await Promise.allSettled(this.#lastWrite.values());
+  }
+
+  #actorFor(ticker: string): CoinActor {
+    const existing = this.#actors.get(ticker);
+    if (existing) return existing;
+    const activateCoin = this.#activateCoin;
+    const machine = coinActivationMachine.provide({
+      actors: { activateCoin: fromPromise(({ input, signal }) => activateCoin(input, signal)) },
+    });
+    const actor = createActor(machine, { input: { ticker } });
+    actor.on('*', (event) => this.#persist(ticker, event as DomainEvent));
+    actor.start();
+    this.#actors.set(ticker, actor);
+    return actor;
+  }
+
+  #persist(ticker: string, event: DomainEvent): void {
+    const write = this.#log.append(coinStream(ticker), [event]);
+    this.#lastWrite.set(ticker, write);
+    write.catch(() => undefined); // observed by #afterDurable; a failed log is fail-stop
+  }
+
+  /** Settles like `outcome`, but only once every event emitted so far for `ticker` is durable. */
+  async #afterDurable<T>(ticker: string, outcome: Promise<T>): Promise<T> {
+    const result = await outcome.then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    try {
+      await this.#lastWrite.get(ticker);
+    } catch (e) {
+      throw new ActivationError(ErrorType.InternalError, `could not record the outcome: ${(e as Error).message}`);
+    }
+    if (!result.ok) throw result.error;
+    return result.value;
+  }
+}

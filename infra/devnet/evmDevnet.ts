@@ -1,0 +1,77 @@
+/**
+ * A disposable EVM chain for tests and benches: hardhat's EDR in this process, served as HTTP
+ * JSON-RPC on loopback, with funded accounts and TestToken ERC20s already deployed and minted.
+ */
+import { computeAddress, getAddress, toQuantity } from 'ethers';
+import { startInProcessEvm, type EvmRequest } from './inProcessEvm.ts';
+import { startJsonRpcServer } from './jsonRpcServer.ts';
+import { compileTestToken, deployTestTokens, type DeployedTestToken, type TestTokenSpec } from './testTokens.ts';
+
+/**
+ * The deployer's key: hardhat's well-known account #0 (`0xf39F…2266`). Public knowledge, never
+ * use it outside a devnet. Exported so tests can sign transactions locally.
+ */
+export const DEVNET_DEPLOYER_PRIVATE_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+
+/** The deployer's genesis balance: hardhat's default 10 000 ETH. */
+export const DEVNET_DEPLOYER_BALANCE_WEI = 10_000n * 10n ** 18n;
+
+export const DEVNET_DEFAULT_CHAIN_ID = 1337;
+
+export interface EvmDevnetOptions {
+  /** Default 1337. */
+  chainId?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Native balances to set (the balance becomes exactly `wei`; repeated addresses add up). */
+  fund?: { address: string; wei: bigint }[];
+  /** ERC20s to deploy from contracts/TestToken.sol, in this order. */
+  tokens?: TestTokenSpec[];
+}
+
+export interface EvmDevnet {
+  /** `http://127.0.0.1:<port>`: JSON-RPC over HTTP, batches supported. */
+  url: string;
+  chainId: number;
+  /** Same order as `options.tokens`. */
+  tokens: DeployedTestToken[];
+  /** EIP-55 address of the account that deployed and owns the tokens (the node can sign for it). */
+  deployer: string;
+  /** Direct EIP-1193 call into the chain, bypassing HTTP. Keeps working after `stop()`. */
+  request: EvmRequest;
+  /** Stops the HTTP server and drops its connections. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the chain, deploys and mints the tokens, sets the balances, and only then opens the
+ * HTTP endpoint, so a returned devnet is ready to use.
+ */
+export async function startEvmDevnet(options: EvmDevnetOptions = {}): Promise<EvmDevnet> {
+  const chainId = options.chainId ?? DEVNET_DEFAULT_CHAIN_ID;
+  const tokenSpecs = options.tokens ?? [];
+  const deployer = computeAddress(DEVNET_DEPLOYER_PRIVATE_KEY);
+  const [request, tokenArtifact] = await Promise.all([
+    startInProcessEvm({ chainId, ownedAccounts: [{ privateKey: DEVNET_DEPLOYER_PRIVATE_KEY, balanceWei: DEVNET_DEPLOYER_BALANCE_WEI }] }),
+    tokenSpecs.length > 0 ? compileTestToken() : undefined,
+  ]);
+  const tokens = tokenArtifact ? await deployTestTokens(request, deployer, tokenSpecs, tokenArtifact) : [];
+  await setBalances(request, options.fund ?? []);
+  const server = await startJsonRpcServer({ handle: request, host: options.host, port: options.port });
+  return { url: server.url, chainId, tokens, deployer, request, stop: server.stop };
+}
+
+/** Sets balances after deployment so the deployer's gas spending cannot change a requested amount. */
+async function setBalances(request: EvmRequest, fund: readonly { address: string; wei: bigint }[]): Promise<void> {
+  const totals = new Map<string, bigint>();
+  for (const { address, wei } of fund) {
+    if (wei < 0n) throw new Error(`negative balance requested for ${address}`);
+    const checksummed = getAddress(address);
+    totals.set(checksummed, (totals.get(checksummed) ?? 0n) + wei);
+  }
+  for (const [address, wei] of totals) {
+    await request('hardhat_setBalance', [address, toQuantity(wei)]);
+  }
+}

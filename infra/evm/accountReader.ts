@@ -1,0 +1,120 @@
+import { Interface, getBigInt, type JsonRpcProvider } from 'ethers';
+import { EvmNodeError } from './evmProvider.ts';
+
+const erc20 = new Interface([
+  'function balanceOf(address owner) view returns (uint256)',
+  'function decimals() view returns (uint8)',
+]);
+
+/** A token whose contract answered wrongly (no code, revert, bad data): retrying elsewhere won't help. */
+export class TokenReadError extends Error {
+  readonly ticker: string;
+  constructor(ticker: string, message: string, options?: { cause?: unknown }) {
+    super(`token ${ticker}: ${message}`, options);
+    this.name = 'TokenReadError';
+    this.ticker = ticker;
+  }
+}
+
+export interface TokenToRead {
+  readonly ticker: string;
+  readonly contractAddress: string;
+  /** From the coins file; when absent `decimals()` is read in the same batch. */
+  readonly decimals: number | undefined;
+}
+
+export interface AccountRead {
+  readonly currentBlock: number;
+  readonly native: bigint | undefined;
+  readonly tokens: readonly { ticker: string; decimals: number; balance: bigint | undefined }[];
+}
+
+/**
+ * Reads block height, native balance and every token balance of `address` in one round trip:
+ * all calls are issued in the same tick, so the provider sends them as one JSON-RPC batch (or as
+ * concurrent chunks above its batch size). Without `withBalances` only the block (and any unknown
+ * decimals) is read.
+ */
+export async function readAccount(
+  provider: JsonRpcProvider,
+  address: string,
+  tokens: readonly TokenToRead[],
+  withBalances: boolean,
+): Promise<AccountRead> {
+  const block = nodeCall(provider.send('eth_blockNumber', []), 'eth_blockNumber');
+  const native = withBalances ? nodeCall(provider.send('eth_getBalance', [address, 'latest']), 'eth_getBalance') : undefined;
+  const tokenReads = tokens.map((token) => ({
+    token,
+    balance: withBalances ? tokenCall(provider, token, 'balanceOf', [address]) : undefined,
+    decimals: token.decimals === undefined ? tokenCall(provider, token, 'decimals', []) : undefined,
+  }));
+  // Wait for the whole batch (one round trip) so no rejection is left unobserved, then report a
+  // node failure before a token failure: the former makes failover try the next node.
+  const pending = [block, native, ...tokenReads.flatMap((r) => [r.balance, r.decimals])].filter((p) => p !== undefined);
+  const failures = (await Promise.allSettled(pending)).flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+  if (failures.length > 0) throw failures.find((e) => e instanceof EvmNodeError) ?? failures[0];
+  return {
+    currentBlock: Number(getBigInt((await block) as string)),
+    native: native === undefined ? undefined : getBigInt((await native) as string),
+    tokens: await Promise.all(
+      tokenReads.map(async ({ token, balance, decimals }) => ({
+        ticker: token.ticker,
+        balance: balance === undefined ? undefined : await balance,
+        decimals: decimals === undefined ? token.decimals! : Number(await decimals),
+      })),
+    ),
+  };
+}
+
+/** A node-level call: any error means the node is unusable. */
+async function nodeCall(pending: Promise<unknown>, method: string): Promise<unknown> {
+  try {
+    const value = await pending;
+    if (typeof value !== 'string' || !/^0x[0-9a-fA-F]+$/.test(value)) {
+      throw new EvmNodeError(`${method} returned ${JSON.stringify(value)?.slice(0, 80)}`);
+    }
+    return value;
+  } catch (error) {
+    throw asNodeError(error, method);
+  }
+}
+
+async function tokenCall(
+  provider: JsonRpcProvider,
+  token: TokenToRead,
+  fn: 'balanceOf' | 'decimals',
+  args: unknown[],
+): Promise<bigint> {
+  let raw: unknown;
+  try {
+    raw = await provider.send('eth_call', [{ to: token.contractAddress, data: erc20.encodeFunctionData(fn, args) }, 'latest']);
+  } catch (error) {
+    if (error instanceof EvmNodeError || isThrottled(error)) throw asNodeError(error, 'eth_call');
+    throw new TokenReadError(token.ticker, `${fn}() failed: ${rpcMessage(error)}`, { cause: error });
+  }
+  if (raw === '0x') throw new TokenReadError(token.ticker, `no contract answers ${fn}() at ${token.contractAddress}`);
+  try {
+    return getBigInt(erc20.decodeFunctionResult(fn, raw as string)[0] as bigint);
+  } catch (error) {
+    throw new TokenReadError(token.ticker, `${fn}() returned malformed data`, { cause: error });
+  }
+}
+
+function asNodeError(error: unknown, method: string): EvmNodeError {
+  if (error instanceof EvmNodeError) return error;
+  return new EvmNodeError(`${method}: ${rpcMessage(error)}`, { cause: error });
+}
+
+/** The node's own JSON-RPC error message, not ethers' verbose wrapper (which echoes payloads). */
+function rpcMessage(error: unknown): string {
+  const info = (error as { info?: { error?: { message?: unknown; code?: unknown } } }).info?.error;
+  if (info && typeof info.message === 'string') return `${info.message}${info.code === undefined ? '' : ` (code ${String(info.code)})`}`;
+  const short = (error as { shortMessage?: unknown }).shortMessage;
+  return typeof short === 'string' ? short : error instanceof Error ? error.message : String(error);
+}
+
+/** Rate limits and "busy" answers are about the node, not the token. */
+function isThrottled(error: unknown): boolean {
+  const info = (error as { info?: { error?: { code?: unknown; message?: unknown } } }).info?.error;
+  return info?.code === -32005 || (typeof info?.message === 'string' && /rate|limit|busy|too many/i.test(info.message));
+}

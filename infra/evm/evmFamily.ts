@@ -1,0 +1,135 @@
+import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import type { ChainFamily, PlanContext, PlatformActivationCommand } from '../../actors/chainFamily.ts';
+import {
+  ChainFamilyId,
+  DerivationMethod,
+  type ActivatedCoin,
+  type ActivationPlan,
+  type Balance,
+} from '../../machines/activation.types.ts';
+import type { Clock } from '../clock/clock.ts';
+import { AllNodesFailedError, tryNodesInOrder, urlLabel } from '../failover/nodeFailover.ts';
+import type { KeyProvider } from '../keys/index.ts';
+import { evmAddress } from '../keys/index.ts';
+import { readAccount, TokenReadError, type TokenToRead } from './accountReader.ts';
+import { createEvmProvider } from './evmProvider.ts';
+import { planEvmActivation, type EvmPlanParams } from './evmPlan.ts';
+
+export interface EvmFamilyOptions {
+  readonly keys: KeyProvider;
+  readonly clock: Clock;
+  /** Budget of one node before failing over (default 10 s, as the reference). */
+  readonly nodeTimeoutMs?: number;
+  /** Most JSON-RPC calls per HTTP request; more go out as concurrent chunks (default 100). */
+  readonly batchSize?: number;
+}
+
+/** Nodes of an active coin, best first (the one that last answered leads). */
+interface EvmConnection {
+  readonly chainId: number;
+  nodes: readonly string[];
+  readonly tokens: readonly TokenToRead[];
+}
+
+/** EVM platforms (ETH, MATIC, BNB, … any `ETH` protocol entry) with their ERC20 tokens. */
+export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
+  const timeoutMs = options.nodeTimeoutMs ?? 10_000;
+  const batchSize = options.batchSize ?? 100;
+
+  /** Runs `work` against the connection's nodes with the shared failover policy. */
+  async function withNodes<T>(
+    connection: EvmConnection,
+    signal: AbortSignal,
+    work: (provider: ReturnType<typeof createEvmProvider>) => Promise<T>,
+  ): Promise<T> {
+    const nodes = connection.nodes;
+    try {
+      const { value, index } = await tryNodesInOrder(
+        nodes.length,
+        async (i, nodeSignal) => {
+          const provider = createEvmProvider({ url: nodes[i]!, chainId: connection.chainId, batchSize, signal: nodeSignal });
+          try {
+            return await work(provider);
+          } finally {
+            provider.destroy();
+          }
+        },
+        { clock: options.clock, timeoutMs, signal, label: (i) => urlLabel(nodes[i]!), isFatal: (e) => e instanceof TokenReadError },
+      );
+      if (index > 0) connection.nodes = [nodes[index]!, ...nodes.filter((_, i) => i !== index)];
+      return value;
+    } catch (error) {
+      if (error instanceof AllNodesFailedError || error instanceof TokenReadError) {
+        throw new ActivationError(ErrorType.Transport, error.message, error.message, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  return {
+    id: ChainFamilyId.Evm,
+    platformProtocols: ['ETH'],
+
+    plan(command: PlatformActivationCommand, context: PlanContext): ActivationPlan {
+      const protocol = context.platformProtocol;
+      const chainId = protocol.type === 'ETH' ? (protocol.chainId ?? context.platform.chain_id) : undefined;
+      if (chainId === undefined) {
+        const error = 'chain_id is not set in the coins file';
+        throw new ActivationError(
+          ErrorType.CoinProtocolParseError,
+          `Platform coin ${command.ticker} protocol parsing failed: ${error}`,
+          { ticker: command.ticker, error },
+        );
+      }
+      const params = planEvmActivation(command, context, chainId);
+      return {
+        ticker: command.ticker,
+        family: ChainFamilyId.Evm,
+        via: command.via,
+        tokens: params.tokens.map((t) => t.ticker),
+        getBalances: command.getBalances,
+        params,
+      };
+    },
+
+    async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
+      const params = plan.params as EvmPlanParams;
+      const publicKey = await options.keys.publicKey(params.platform);
+      signal.throwIfAborted();
+      const address = evmAddress(publicKey);
+      const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, tokens: params.tokens };
+      const read = await withNodes(connection, signal, (provider) =>
+        readAccount(provider, address, params.tokens, plan.getBalances),
+      );
+      const balanceOf = (raw: bigint | undefined): Balance | undefined =>
+        raw === undefined ? undefined : { spendable: raw, unspendable: 0n };
+      return {
+        ticker: plan.ticker,
+        family: ChainFamilyId.Evm,
+        address,
+        pubkey: publicKey.uncompressedHex,
+        derivationMethod: options.keys.derivationMethod === 'HDWallet' ? DerivationMethod.HDWallet : DerivationMethod.Iguana,
+        currentBlock: read.currentBlock,
+        decimals: params.decimals,
+        ...(read.native === undefined ? {} : { balance: balanceOf(read.native)! }),
+        tokens: read.tokens.map((t, i) => ({
+          ticker: t.ticker,
+          contractAddress: params.tokens[i]!.contractAddress,
+          decimals: t.decimals,
+          ...(t.balance === undefined ? {} : { balance: balanceOf(t.balance)! }),
+        })),
+        connection,
+      };
+    },
+
+    async balance(coin: ActivatedCoin, ticker: string, signal: AbortSignal): Promise<Balance> {
+      const connection = coin.connection as EvmConnection;
+      const tokens = ticker === coin.ticker ? [] : connection.tokens.filter((t) => t.ticker === ticker);
+      const read = await withNodes(connection, signal, (provider) =>
+        readAccount(provider, coin.address, tokens.map((t) => ({ ...t, decimals: t.decimals ?? 0 })), true),
+      );
+      const raw = ticker === coin.ticker ? read.native! : read.tokens[0]!.balance!;
+      return { spendable: raw, unspendable: 0n };
+    },
+  };
+}

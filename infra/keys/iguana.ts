@@ -1,0 +1,57 @@
+/**
+ * The Iguana key provider (behaviour notes §6): one secp256k1 key from the passphrase for every
+ * coin. The private key lives only in a closure: no property, `JSON.stringify`, `util.inspect` or
+ * `toString` of the provider reveals it.
+ */
+import { inspect } from 'node:util';
+import { SigningKey, getBytes, hexlify } from 'ethers';
+import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import { iguanaPrivateKey, type IguanaKeySource } from './iguanaSeed.ts';
+import { DerivationMethod, type AddressPath, type KeyCoin, type KeyProvider, type PublicKey } from './keyProvider.ts';
+
+/** An Iguana provider also tells how the passphrase was read (not secret). */
+export interface IguanaKeyProvider extends KeyProvider {
+  readonly derivationMethod: 'Iguana';
+  /** `Wif`, `Hex` or `Sha256`. */
+  readonly keySource: IguanaKeySource;
+}
+
+/** A passphrase given directly or as a {@link import('../config/secret.ts').Secret}-like holder. */
+export type PassphraseInput = string | { reveal(): string };
+
+/**
+ * Builds the Iguana provider. Throws `InvalidPrivateKeyError` (message without the passphrase) when
+ * a WIF or hex passphrase is out of range, and a plain `Error` for an empty passphrase.
+ */
+export function createIguanaKeyProvider(passphrase: PassphraseInput): IguanaKeyProvider {
+  const text = typeof passphrase === 'string' ? passphrase : passphrase.reveal();
+  if (text === '') throw new Error('passphrase: must be a non-empty string');
+  const { key, source } = iguanaPrivateKey(text);
+  // Signing methods, when added, close over `signingKey` below; nothing else ever holds it.
+  const signingKey = new SigningKey(key);
+  key.fill(0);
+  const compressed = getBytes(signingKey.compressedPublicKey);
+  const uncompressedHex = signingKey.publicKey.slice(2).toLowerCase();
+  const compressedHex = hexlify(compressed).slice(2);
+  const describe = () => `IguanaKeyProvider { derivationMethod: 'Iguana', keySource: '${source}' }`;
+
+  const provider: IguanaKeyProvider = {
+    derivationMethod: DerivationMethod.Iguana,
+    keySource: source,
+    async publicKey(_coin: KeyCoin, path?: AddressPath): Promise<PublicKey> {
+      if (path !== undefined) {
+        throw new ActivationError(
+          ErrorType.UnexpectedDerivationMethod,
+          'an address path was given, but the Iguana key has no derivation paths',
+        );
+      }
+      return { compressed: compressed.slice(), compressedHex, uncompressedHex };
+    },
+  };
+  Object.defineProperties(provider, {
+    toJSON: { value: () => ({ derivationMethod: DerivationMethod.Iguana, keySource: source }) },
+    toString: { value: describe },
+    [inspect.custom]: { value: describe },
+  });
+  return Object.freeze(provider);
+}

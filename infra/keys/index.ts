@@ -1,0 +1,11 @@
+/** Key providers and address encodings (behaviour notes §6). Private keys never leave a provider. */
+export { evmAddress, hash160, p2pkhAddress, tronAddress } from './addresses.ts';
+export { createIguanaKeyProvider, type IguanaKeyProvider, type PassphraseInput } from './iguana.ts';
+export { InvalidPrivateKeyError, IguanaKeySource } from './iguanaSeed.ts';
+export {
+  DerivationMethod,
+  type AddressPath,
+  type KeyCoin,
+  type KeyProvider,
+  type PublicKey,
+} from './keyProvider.ts';

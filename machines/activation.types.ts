@@ -1,0 +1,85 @@
+import { formatAmount } from '../spec/amount.ts';
+import type { ActivatedTokenInfo, BalanceInfo, EventOf } from '../spec/events.ts';
+
+/** Chain families the service can activate; each is one adapter behind the `ChainFamily` port. */
+export const ChainFamilyId = { Evm: 'evm' } as const;
+export type ChainFamilyId = (typeof ChainFamilyId)[keyof typeof ChainFamilyId];
+
+/** Which request started an activation (recorded in `ActivationRequested`). */
+export const ActivationVia = {
+  EnableEthWithTokens: 'enable_eth_with_tokens',
+  EnableEthTask: 'task::enable_eth',
+  Enable: 'enable',
+  Electrum: 'electrum',
+} as const;
+export type ActivationVia = (typeof ActivationVia)[keyof typeof ActivationVia];
+
+export const DerivationMethod = { Iguana: 'Iguana', HDWallet: 'HDWallet' } as const;
+export type DerivationMethod = (typeof DerivationMethod)[keyof typeof DerivationMethod];
+
+/** A validated activation: everything checked that can be checked without the chain. */
+export interface ActivationPlan {
+  readonly ticker: string;
+  readonly family: ChainFamilyId;
+  readonly via: ActivationVia;
+  readonly tokens: readonly string[];
+  readonly getBalances: boolean;
+  /** Family-specific validated parameters (nodes, contracts). Never logged, never in an event. */
+  readonly params: unknown;
+}
+
+/** Integer balances in the coin's smallest unit. */
+export interface Balance {
+  readonly spendable: bigint;
+  readonly unspendable: bigint;
+}
+
+export interface ActivatedToken {
+  readonly ticker: string;
+  readonly contractAddress: string;
+  readonly decimals: number;
+  readonly balance?: Balance;
+}
+
+/** What a successful activation knows about the coin. */
+export interface ActivatedCoin {
+  readonly ticker: string;
+  readonly family: ChainFamilyId;
+  readonly address: string;
+  /** Uncompressed public key, `04` + 128 hex. */
+  readonly pubkey: string;
+  readonly derivationMethod: DerivationMethod;
+  readonly currentBlock: number;
+  readonly decimals: number;
+  readonly balance?: Balance;
+  readonly tokens: readonly ActivatedToken[];
+  /** Opaque handle the family uses for later reads (e.g. `my_balance`). Not part of any event. */
+  readonly connection: unknown;
+}
+
+function balanceInfo(balance: Balance, decimals: number): BalanceInfo {
+  return { spendable: formatAmount(balance.spendable, decimals), unspendable: formatAmount(balance.unspendable, decimals) };
+}
+
+function tokenInfo(token: ActivatedToken): ActivatedTokenInfo {
+  const { ticker, contractAddress, decimals, balance } = token;
+  return balance === undefined
+    ? { ticker, contractAddress, decimals }
+    : { ticker, contractAddress, decimals, balance: balanceInfo(balance, decimals) };
+}
+
+/** The `CoinActivated` event of a coin: formatted amounts, no connection details. */
+export function coinActivatedEvent(coin: ActivatedCoin, attempt: number): EventOf<'CoinActivated'> {
+  const data: EventOf<'CoinActivated'>['data'] = {
+    ticker: coin.ticker,
+    family: coin.family,
+    address: coin.address,
+    pubkey: coin.pubkey,
+    derivationMethod: coin.derivationMethod,
+    currentBlock: coin.currentBlock,
+    tokens: coin.tokens.map(tokenInfo),
+    attempt,
+  };
+  if (coin.balance !== undefined) data.balance = balanceInfo(coin.balance, coin.decimals);
+  return { type: 'CoinActivated', data };
+}

@@ -1,0 +1,169 @@
+/**
+ * The JSON-RPC dispatcher (behaviour notes §1–§4): body parsing, batches, v2/legacy routing, auth,
+ * method lookup, params validation and error envelopes. Transport-free: the HTTP server (and any
+ * other transport) hands it the raw body and the caller.
+ *
+ * Order for one request, as in the reference:
+ *  - not an object → v2 `InvalidRequest`;
+ *  - `mmrpc` present (not null): not "2.0" → `InvalidMmRpcVersion` (before auth); else v2 path;
+ *  - no `mmrpc`: `method` not a string → v2 path (fails the envelope, no auth); else auth with
+ *    legacy-form errors, then a legacy method answers in legacy form and any other name continues
+ *    on the v2 path as if `mmrpc` were "2.0" (so an unknown name is a v2 `NoSuchMethod`);
+ *  - v2 path: envelope (unknown top-level key → `InvalidRequest`) → auth → lookup
+ *    (`NoSuchMethod`) → params (`InvalidRequest` naming the field) → handler.
+ */
+import { ActivationError, ErrorType } from '../spec/errors.ts';
+import { MMRPC_VERSION, V2RequestSchema, type ResponseId } from '../spec/envelope.ts';
+import { compile } from '../spec/validate.ts';
+import type { AuthGuard } from './auth.ts';
+import { errorOrigin, responseId } from './envelope.ts';
+import {
+  INTERNAL_ERROR_MESSAGE,
+  describeProblem,
+  invalidRequest,
+  invokeLegacy,
+  invokeV2,
+  legacyFailure,
+  logInternal,
+  v2Failure,
+  type DispatchResult,
+  type InvokeContext,
+} from './invoke.ts';
+import { parseJsonBody } from './json.ts';
+import { consoleLog, type RpcLog } from './log.ts';
+import { RpcVersion, type MethodDef, type MethodTable, type RpcCaller } from './methods.ts';
+
+export type { DispatchResult } from './invoke.ts';
+
+export interface DispatcherOptions {
+  /** Methods by name; each answers in its own `version`'s envelope. */
+  readonly methods: MethodTable;
+  /**
+   * Optional legacy methods whose name is also a v2 method in `methods` (e.g. `get_enabled_coins`,
+   * which exists in both forms). Every entry must have `version: "legacy"`.
+   */
+  readonly legacyMethods?: MethodTable;
+  readonly auth: AuthGuard;
+  /** Defaults to JSON lines on stderr. Never receives a body, `userpass` or params. */
+  readonly log?: RpcLog;
+}
+
+export interface Dispatcher {
+  /** Answers one HTTP body (single request or batch). Never rejects. */
+  handle(rawBody: string, caller: RpcCaller): Promise<DispatchResult>;
+}
+
+type JsonObject = Record<string, unknown>;
+
+const v2Envelope = compile(V2RequestSchema);
+const LEGACY_ENVELOPE_KEYS = new Set(['userpass', 'method', 'mmrpc']);
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function own(table: MethodTable | undefined, name: string): MethodDef | undefined {
+  return table !== undefined && Object.hasOwn(table, name) ? table[name] : undefined;
+}
+
+/** Printable `mmrpc` value for the error message; only short version-like strings are echoed. */
+function describeVersion(v: unknown): string {
+  return typeof v === 'string' && /^[0-9.]{1,8}$/.test(v) ? `unknown variant \`${v}\`` : `invalid ${typeof v} value`;
+}
+
+/**
+ * Creates the dispatcher over a method table and an {@link AuthGuard}.
+ * @throws TypeError when `legacyMethods` holds a non-legacy method.
+ */
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { methods, legacyMethods, auth } = options;
+  const log = options.log ?? consoleLog;
+  for (const [name, def] of Object.entries(legacyMethods ?? {})) {
+    if (def.version !== RpcVersion.Legacy) throw new TypeError(`legacyMethods.${name} is not a legacy method`);
+  }
+
+  const v2Method = (name: string): MethodDef | undefined => {
+    const def = own(methods, name);
+    return def?.version === RpcVersion.V2 ? def : undefined;
+  };
+  const legacyMethod = (name: string): MethodDef | undefined => {
+    const def = own(legacyMethods, name) ?? own(methods, name);
+    return def?.version === RpcVersion.Legacy ? def : undefined;
+  };
+  const context = (name: string, caller: RpcCaller, request: JsonObject): InvokeContext => ({
+    name,
+    caller,
+    auth,
+    log,
+    request,
+  });
+  const refused = (err: ActivationError, caller: RpcCaller): ActivationError => {
+    log.warn('rpc auth refused', { clientId: caller.clientId, errorType: err.errorType });
+    return err;
+  };
+
+  async function routeV2(req: JsonObject, caller: RpcCaller, id: ResponseId, authenticated: boolean): Promise<DispatchResult> {
+    if (!v2Envelope.check(req)) {
+      const problem = v2Envelope.firstProblem(req) ?? { field: '(root)', message: 'invalid request' };
+      return v2Failure(invalidRequest(describeProblem(problem)), id, errorOrigin('dispatcher', 'envelope'));
+    }
+    if (!authenticated) {
+      const verdict = auth.check(req.userpass, caller);
+      if (!verdict.ok) return v2Failure(refused(verdict.error, caller), id, errorOrigin('auth', verdict.error.errorType));
+    }
+    const def = v2Method(req.method);
+    if (def === undefined) {
+      return v2Failure(new ActivationError(ErrorType.NoSuchMethod, 'No such method'), id, errorOrigin('dispatcher', 'lookup'));
+    }
+    return invokeV2(def, req.params, id, context(req.method, caller, req));
+  }
+
+  async function route(req: unknown, caller: RpcCaller): Promise<DispatchResult> {
+    if (!isObject(req)) {
+      return v2Failure(invalidRequest('(root): Expected object'), null, errorOrigin('dispatcher', 'envelope'));
+    }
+    const id = responseId(req.id);
+    if (req.mmrpc !== undefined && req.mmrpc !== null) {
+      if (req.mmrpc !== MMRPC_VERSION) {
+        const detail = `${describeVersion(req.mmrpc)}, expected \`${MMRPC_VERSION}\``;
+        const err = new ActivationError(ErrorType.InvalidMmRpcVersion, `Error parsing mmrpc version: ${detail}`, detail);
+        return v2Failure(err, id, errorOrigin('dispatcher', 'version'));
+      }
+      return routeV2(req, caller, id, false);
+    }
+    const asV2 = { ...req, mmrpc: MMRPC_VERSION };
+    if (typeof req.method !== 'string') return routeV2(asV2, caller, id, false);
+    const verdict = auth.check(req.userpass, caller);
+    if (!verdict.ok) return legacyFailure(refused(verdict.error, caller));
+    const def = legacyMethod(req.method);
+    if (def === undefined) return routeV2(asV2, caller, id, true);
+    const flat: JsonObject = {};
+    for (const [k, v] of Object.entries(req)) if (!LEGACY_ENVELOPE_KEYS.has(k)) flat[k] = v;
+    return invokeLegacy(def, flat, context(req.method, caller, req));
+  }
+
+  /** One element: never rejects; an unexpected failure becomes a generic v2 `InternalError`. */
+  async function handleOne(req: unknown, caller: RpcCaller): Promise<DispatchResult> {
+    try {
+      return await route(req, caller);
+    } catch (e) {
+      const request = isObject(req) ? req : {};
+      const name = typeof request.method === 'string' ? request.method.slice(0, 100) : '(unknown)';
+      logInternal(e, context(name, caller, request));
+      const err = new ActivationError(ErrorType.InternalError, INTERNAL_ERROR_MESSAGE);
+      return v2Failure(err, responseId(request.id), errorOrigin('dispatcher', 'internal'));
+    }
+  }
+
+  return {
+    async handle(rawBody, caller) {
+      const parsed = parseJsonBody(rawBody);
+      if (!parsed.ok) return { status: 500, body: { error: parsed.message } };
+      if (Array.isArray(parsed.value)) {
+        const answers = await Promise.all(parsed.value.map((el: unknown) => handleOne(el, caller)));
+        return { status: 200, body: answers.map((a) => a.body) };
+      }
+      return handleOne(parsed.value, caller);
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * Running one resolved method: validate its params with the method's compiled schema, call the
+ * handler, and turn whatever it returns or throws into an answer (v2 or legacy form).
+ */
+import { ActivationError, ErrorType, isActivationError } from '../spec/errors.ts';
+import type { ResponseId } from '../spec/envelope.ts';
+import type { SchemaProblem } from '../spec/validate.ts';
+import type { AuthGuard } from './auth.ts';
+import { errorOrigin, renderLegacyError, renderV2Error, renderV2Success, type ErrorOrigin } from './envelope.ts';
+import type { RpcLog } from './log.ts';
+import type { MethodDef, RpcCaller } from './methods.ts';
+
+/** What the dispatcher answers for one request: an HTTP status and a JSON-serialisable body. */
+export interface DispatchResult {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** Shared context of one invocation. */
+export interface InvokeContext {
+  readonly name: string;
+  readonly caller: RpcCaller;
+  readonly auth: AuthGuard;
+  readonly log: RpcLog;
+  /** The raw request, only used to collect strings to redact from log lines. */
+  readonly request: Readonly<Record<string, unknown>>;
+}
+
+/** The message the client sees for any failure that is not an `ActivationError`. */
+export const INTERNAL_ERROR_MESSAGE = 'Internal error';
+
+/** `InvalidRequest` in the reference's shape: message `Error parsing request: <detail>`, data = detail. */
+export function invalidRequest(detail: string): ActivationError {
+  return new ActivationError(ErrorType.InvalidRequest, `Error parsing request: ${detail}`, detail);
+}
+
+/** `field: message`, with the field prefixed (`params.nodes[0].url: Expected string`). */
+export function describeProblem(problem: SchemaProblem, prefix?: string): string {
+  const field =
+    prefix === undefined ? problem.field : problem.field === '(root)' ? prefix : `${prefix}.${problem.field}`;
+  return `${field}: ${problem.message}`;
+}
+
+/** A v2 error answer with the error's own HTTP status. */
+export function v2Failure(err: ActivationError, id: ResponseId, origin: ErrorOrigin): DispatchResult {
+  return { status: err.httpStatus, body: renderV2Error(err, id, origin) };
+}
+
+/** A legacy error answer: always HTTP 500 (behaviour notes §3). */
+export function legacyFailure(err: ActivationError): DispatchResult {
+  return { status: 500, body: renderLegacyError(err) };
+}
+
+/** Runs a v2 method; `params` absent or `null` is validated as `{}`. */
+export async function invokeV2(def: MethodDef, params: unknown, id: ResponseId, ctx: InvokeContext): Promise<DispatchResult> {
+  const decoded = def.params.decode(params ?? {});
+  if (!decoded.ok) {
+    return v2Failure(invalidRequest(describeProblem(decoded.problem, 'params')), id, errorOrigin('dispatcher', 'params'));
+  }
+  const origin = errorOrigin('handler', ctx.name);
+  try {
+    const result = await def.handle(decoded.value, ctx.caller);
+    return { status: 200, body: renderV2Success(result, id) };
+  } catch (e) {
+    return v2Failure(handlerError(e, ctx), id, origin);
+  }
+}
+
+/** Runs a legacy method on the flat body (without `userpass`, `method`, `mmrpc`). */
+export async function invokeLegacy(def: MethodDef, flat: Record<string, unknown>, ctx: InvokeContext): Promise<DispatchResult> {
+  const decoded = def.params.decode(flat);
+  if (!decoded.ok) return legacyFailure(invalidRequest(describeProblem(decoded.problem)));
+  try {
+    const body = await def.handle(decoded.value, ctx.caller);
+    return { status: 200, body: body === undefined ? null : body };
+  } catch (e) {
+    return legacyFailure(handlerError(e, ctx));
+  }
+}
+
+/** Maps a thrown value to the error the client sees; anything but `ActivationError` becomes a generic `InternalError`. */
+function handlerError(e: unknown, ctx: InvokeContext): ActivationError {
+  if (isActivationError(e)) {
+    ctx.log.warn('rpc method failed', { method: ctx.name, clientId: ctx.caller.clientId, errorType: e.errorType });
+    return e;
+  }
+  logInternal(e, ctx);
+  return new ActivationError(ErrorType.InternalError, INTERNAL_ERROR_MESSAGE);
+}
+
+/** Logs an unexpected exception with the password, `userpass` and secret-looking params redacted. */
+export function logInternal(e: unknown, ctx: InvokeContext): void {
+  const secrets = [ctx.request.userpass, ...secretStrings(ctx.request)];
+  const text = e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
+  ctx.log.error('rpc internal error', {
+    method: ctx.name,
+    clientId: ctx.caller.clientId,
+    error: ctx.auth.redact(text, ...secrets),
+  });
+}
+
+const SECRET_KEY = /pass|pin|secret|seed|mnemonic|priv|wif/i;
+
+/** String values found under secret-looking keys anywhere in `value` (bounded depth). */
+function secretStrings(value: unknown, depth = 0, out: string[] = []): string[] {
+  if (depth > 6 || value === null || typeof value !== 'object') return out;
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === 'string' && SECRET_KEY.test(k)) out.push(v);
+    else secretStrings(v, depth + 1, out);
+  }
+  return out;
+}

@@ -1,0 +1,54 @@
+/**
+ * The node configuration file `MM2.json` (behaviour notes §4, §5). Unknown keys are allowed so
+ * later features (`nats`, `node_id`, hardware timeouts, …) can add theirs without breaking old
+ * files. The password policy and the `rpcip` address check run in `infra/config`, not here.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { compile } from './validate.ts';
+
+/** Defaults applied when a key is absent. `dbdir` is resolved against the working directory. */
+export const NODE_CONFIG_DEFAULTS = {
+  enable_hd: false,
+  rpcip: '127.0.0.1',
+  rpcport: 7783,
+  dbdir: './DB',
+  allow_weak_password: false,
+} as const;
+
+/** Schema of `MM2.json`. Each property's `description` is the expectation quoted in error messages. */
+export const NodeConfigFileSchema = Type.Object(
+  {
+    rpc_password: Type.String({ minLength: 1, description: 'a non-empty string' }),
+    passphrase: Type.Optional(
+      Type.String({ minLength: 1, description: 'a non-empty string (WIF, 0x-hex key, seed words or a mnemonic)' }),
+    ),
+    enable_hd: Type.Boolean({ default: NODE_CONFIG_DEFAULTS.enable_hd, description: 'true or false' }),
+    rpcip: Type.String({ default: NODE_CONFIG_DEFAULTS.rpcip, description: 'an IPv4 or IPv6 address' }),
+    rpcport: Type.Integer({
+      minimum: 1,
+      maximum: 65535,
+      default: NODE_CONFIG_DEFAULTS.rpcport,
+      description: 'an integer from 1 to 65535',
+    }),
+    dbdir: Type.String({ minLength: 1, default: NODE_CONFIG_DEFAULTS.dbdir, description: 'a directory path' }),
+    gui: Type.Optional(Type.String({ description: 'a string naming the client' })),
+    netid: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'an integer from 0 to 65535' })),
+    allow_weak_password: Type.Boolean({
+      default: NODE_CONFIG_DEFAULTS.allow_weak_password,
+      description: 'true or false',
+    }),
+    coins: Type.Optional(
+      Type.Array(Type.Unknown(), { description: 'an array of coin entries (used instead of the coins file)' }),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+/** `MM2.json` after defaults are applied. */
+export type NodeConfigFile = Static<typeof NodeConfigFileSchema>;
+
+/** Compiled validator; `decode` fills the defaults. */
+export const nodeConfigFileValidator = compile(NodeConfigFileSchema);
+
+/** Keys whose values are secrets: never echoed in messages, logs or events. */
+export const SECRET_CONFIG_KEYS = ['rpc_password', 'passphrase'] as const;

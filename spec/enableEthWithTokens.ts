@@ -1,0 +1,94 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { compile } from './validate.ts';
+
+/** spec 2.2 CoinNode. */
+export const CoinNode = Type.Object({
+  url: Type.String({ minLength: 1 }),
+  ws_url: Type.Optional(Type.String()),
+  gateway_proxy: Type.Optional(Type.Boolean()),
+});
+
+/** spec 2.2 TokensRequest. */
+export const TokensRequest = Type.Object({
+  ticker: Type.String({ minLength: 1 }),
+  required_confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+
+/** spec 2.2 PrivKeyPolicy; a bare string is accepted as `{"type": <string>}` (notes §7). */
+export const PrivKeyPolicyType = Type.Union([
+  Type.Literal('ContextPrivKey'),
+  Type.Literal('RemoteWallet'),
+  Type.Literal('BrowserWallet'),
+  Type.Literal('Hardware'),
+]);
+export const PrivKeyPolicy = Type.Union([
+  PrivKeyPolicyType,
+  Type.Object({ type: PrivKeyPolicyType, data: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])) }),
+]);
+
+const AddressPath = Type.Object({
+  account_id: Type.Optional(Type.Integer({ minimum: 0 })),
+  address_id: Type.Optional(Type.Integer({ minimum: 0 })),
+  chain: Type.Optional(Type.Union([Type.Literal('External'), Type.Literal('Internal'), Type.Integer({ minimum: 0, maximum: 1 })])),
+  derivation_path: Type.Optional(Type.String()),
+});
+
+/** `params` of `enable_eth_with_tokens` (spec 4.5) and of `task::enable_eth::init` (spec 4.1). */
+export const EnableEthWithTokensParams = Type.Object({
+  ticker: Type.String({ minLength: 1 }),
+  nodes: Type.Array(CoinNode),
+  // Required for EVM swaps, omitted for TRON: the EVM family checks presence.
+  swap_contract_address: Type.Optional(Type.String()),
+  fallback_swap_contract: Type.Optional(Type.String()),
+  erc20_tokens_requests: Type.Array(TokensRequest),
+  swap_v2_contracts: Type.Optional(
+    Type.Object({
+      taker_swap_v2_contract: Type.String(),
+      maker_swap_v2_contract: Type.String(),
+      nft_maker_swap_v2_contract: Type.String(),
+    }),
+  ),
+  gas_station_url: Type.Optional(Type.String()),
+  gas_station_decimals: Type.Integer({ minimum: 0, maximum: 36, default: 8 }),
+  gas_station_policy: Type.Optional(
+    Type.Object({ policy: Type.Union([Type.Literal('MeanAverageFast'), Type.Literal('Average')], { default: 'MeanAverageFast' }) }),
+  ),
+  get_balances: Type.Boolean({ default: true }),
+  mm2: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
+  tx_history: Type.Boolean({ default: false }),
+  required_confirmations: Type.Integer({ minimum: 0, default: 3 }),
+  requires_notarization: Type.Boolean({ default: false }),
+  rpc_mode: Type.Union([Type.Literal('Default'), Type.Literal('BrowserWallet')], { default: 'Default' }),
+  priv_key_policy: Type.Optional(PrivKeyPolicy),
+  nft_req: Type.Optional(Type.Object({ type: Type.Literal('NftIndexer'), info: Type.Object({ url: Type.String() }) })),
+  // HD only (issue: HD wallets); accepted and ignored by an Iguana key.
+  gap_limit: Type.Optional(Type.Integer({ minimum: 0 })),
+  min_addresses_number: Type.Optional(Type.Integer({ minimum: 0 })),
+  path_to_address: Type.Optional(AddressPath),
+  scan_policy: Type.Optional(
+    Type.Union([Type.Literal('do_not_scan'), Type.Literal('scan_if_new_wallet'), Type.Literal('scan')]),
+  ),
+});
+export type EnableEthWithTokensParams = Static<typeof EnableEthWithTokensParams>;
+export const enableEthWithTokensParams = compile(EnableEthWithTokensParams);
+
+/** spec 2.3 BalanceInfo. */
+export const BalanceInfo = Type.Object({ spendable: Type.String(), unspendable: Type.String() });
+
+/** spec 2.3 AddressInfo (Iguana). */
+export const AddressInfo = Type.Object({
+  derivation_method: Type.Object({ type: Type.Union([Type.Literal('Iguana'), Type.Literal('HDWallet')]) }),
+  pubkey: Type.String(),
+  balances: Type.Optional(Type.Union([BalanceInfo, Type.Record(Type.String(), BalanceInfo)])),
+  tickers: Type.Optional(Type.Array(Type.String())),
+});
+
+/** `result` of `enable_eth_with_tokens` for an Iguana key (spec 4.5, notes §7). */
+export const EnableEthWithTokensResult = Type.Object({
+  current_block: Type.Integer({ minimum: 0 }),
+  eth_addresses_infos: Type.Record(Type.String(), AddressInfo),
+  erc20_addresses_infos: Type.Record(Type.String(), AddressInfo),
+  nfts_infos: Type.Record(Type.String(), Type.Unknown()),
+});
+export type EnableEthWithTokensResult = Static<typeof EnableEthWithTokensResult>;
+export const enableEthWithTokensResult = compile(EnableEthWithTokensResult);

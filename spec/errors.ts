@@ -1,0 +1,122 @@
+/**
+ * The error vocabulary of the interface (spec §7, behaviour notes §3) and the one error class every
+ * layer throws. Only `rpc/` turns an {@link ActivationError} into a wire envelope.
+ */
+
+/** Every `error_type` the service can answer with. */
+export const ErrorType = {
+  // spec 7.1
+  PlatformIsAlreadyActivated: 'PlatformIsAlreadyActivated',
+  PlatformConfigIsNotFound: 'PlatformConfigIsNotFound',
+  CoinProtocolParseError: 'CoinProtocolParseError',
+  UnexpectedPlatformProtocol: 'UnexpectedPlatformProtocol',
+  TokenConfigIsNotFound: 'TokenConfigIsNotFound',
+  TokenProtocolParseError: 'TokenProtocolParseError',
+  UnexpectedTokenProtocol: 'UnexpectedTokenProtocol',
+  PlatformCoinCreationError: 'PlatformCoinCreationError',
+  PrivKeyNotAllowed: 'PrivKeyNotAllowed',
+  UnexpectedDerivationMethod: 'UnexpectedDerivationMethod',
+  InternalError: 'InternalError',
+  Transport: 'Transport',
+  InvalidRequest: 'InvalidRequest',
+  TaskFinished: 'TaskFinished',
+  NoSuchTask: 'NoSuchTask',
+  NotSufficientBalance: 'NotSufficientBalance',
+  InvalidFeePolicy: 'InvalidFeePolicy',
+  // task failures (spec 3.2)
+  TaskTimedOut: 'TaskTimedOut',
+  CoinCreationError: 'CoinCreationError',
+  HwError: 'HwError',
+  // envelope and auth (behaviour notes §1–§4)
+  PlatformCoinMismatch: 'PlatformCoinMismatch',
+  AtLeastOneNodeRequired: 'AtLeastOneNodeRequired',
+  InvalidMmRpcVersion: 'InvalidMmRpcVersion',
+  NoSuchMethod: 'NoSuchMethod',
+  UserpassIsNotSet: 'UserpassIsNotSet',
+  UserpassIsInvalid: 'UserpassIsInvalid',
+  Banned: 'Banned',
+  // legacy-only conditions (answered as `{"error": message}`)
+  NoSuchCoin: 'NoSuchCoin',
+  CoinIsAlreadyActivated: 'CoinIsAlreadyActivated',
+} as const;
+export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
+
+/** HTTP status per error type (behaviour notes §3). Legacy answers are always 500. */
+export const HTTP_STATUS: Readonly<Record<ErrorType, number>> = {
+  PlatformIsAlreadyActivated: 400,
+  PlatformConfigIsNotFound: 400,
+  TokenConfigIsNotFound: 400,
+  UnexpectedPlatformProtocol: 400,
+  UnexpectedTokenProtocol: 400,
+  PlatformCoinMismatch: 400,
+  InvalidRequest: 400,
+  InvalidMmRpcVersion: 400,
+  NoSuchMethod: 400,
+  AtLeastOneNodeRequired: 400,
+  NoSuchTask: 400,
+  TaskFinished: 409,
+  UserpassIsNotSet: 403,
+  UserpassIsInvalid: 403,
+  Banned: 403,
+  CoinProtocolParseError: 500,
+  TokenProtocolParseError: 500,
+  PlatformCoinCreationError: 500,
+  PrivKeyNotAllowed: 500,
+  UnexpectedDerivationMethod: 500,
+  InternalError: 500,
+  TaskTimedOut: 500,
+  CoinCreationError: 500,
+  HwError: 500,
+  NotSufficientBalance: 500,
+  InvalidFeePolicy: 400,
+  Transport: 502,
+  NoSuchCoin: 500,
+  CoinIsAlreadyActivated: 500,
+};
+
+export interface ActivationErrorOptions {
+  /** Overrides the type's default status (e.g. `NoSuchTask` is 404 on `cancel`). */
+  readonly httpStatus?: number;
+  readonly cause?: unknown;
+  /** Extra top-level fields of a legacy error body (e.g. `orders` on `disable_coin`). */
+  readonly legacyFields?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The single error class of the service. `data` is the spec's `error_data`; `undefined` means the
+ * variant carries nothing and the envelope omits the key. Narrow with `errorType`, never the message.
+ */
+export class ActivationError extends Error {
+  readonly errorType: ErrorType;
+  readonly data: unknown;
+  readonly httpStatus: number;
+  readonly legacyFields: Readonly<Record<string, unknown>> | undefined;
+
+  constructor(errorType: ErrorType, message: string, data?: unknown, options: ActivationErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ActivationError';
+    this.errorType = errorType;
+    this.data = data;
+    this.httpStatus = options.httpStatus ?? HTTP_STATUS[errorType];
+    this.legacyFields = options.legacyFields;
+  }
+
+  /** Plain, secret-free form used in events and task status. */
+  toJSON(): { errorType: ErrorType; message: string; data?: unknown } {
+    return this.data === undefined
+      ? { errorType: this.errorType, message: this.message }
+      : { errorType: this.errorType, message: this.message, data: this.data };
+  }
+}
+
+/** Type guard that survives module duplication (checks the brand, not the prototype). */
+export function isActivationError(e: unknown): e is ActivationError {
+  return e instanceof ActivationError || (e instanceof Error && e.name === 'ActivationError' && 'errorType' in e);
+}
+
+/** Wraps an unknown failure as `InternalError` without leaking its details beyond the message. */
+export function toActivationError(e: unknown): ActivationError {
+  if (isActivationError(e)) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return new ActivationError(ErrorType.InternalError, message, undefined, { cause: e });
+}
