@@ -24,6 +24,16 @@ export const consoleLog: RpcLog = {
   error: (message, fields) => write('error', message, fields),
 };
 
-function write(level: string, message: string, fields?: LogFields): void {
-  process.stderr.write(`${JSON.stringify({ level, msg: message, ...fields })}\n`);
+const LEVELS = { silent: 0, error: 1, warn: 2, info: 3 } as const;
+type Level = Exclude<keyof typeof LEVELS, 'silent'>;
+
+/** Threshold from env `COIN_ACTIVATION_LOG` (`silent`, `error`, `warn`, `info`; default `info`). */
+function threshold(): number {
+  const wanted = process.env.COIN_ACTIVATION_LOG;
+  return wanted !== undefined && wanted in LEVELS ? LEVELS[wanted as keyof typeof LEVELS] : LEVELS.info;
+}
+
+function write(level: Level, message: string, fields?: LogFields): void {
+  if (LEVELS[level] > threshold()) return;
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields })}\n`);
 }

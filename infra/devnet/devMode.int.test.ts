@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDevMode } from './devMode.ts';
+
+/** The JSON bodies of the banner's `curl ... -d '<json>'` lines, as a newcomer would paste them. */
+function curlBodies(banner: string): { url: string; body: string }[] {
+  return [...banner.matchAll(/curl -s (\S+) -d '(.+)'$/gm)].map((m) => ({ url: m[1]!, body: m[2]! }));
+}
+
+test('dev mode serves a devnet and prints curl commands that activate ETH with tokens', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'devmode-'));
+  const dev = await startDevMode({ dir, listenPort: 0, devnetPort: 0 });
+  try {
+    const curls = curlBodies(dev.banner.replaceAll('http://127.0.0.1:7783', dev.service.url));
+    assert.equal(curls.length, 3);
+    const call = async (i: number) => (await fetch(curls[i]!.url, { method: 'POST', body: curls[i]!.body })).json() as Promise<any>;
+    const activated = await call(0);
+    const infos = activated.result.erc20_addresses_infos[dev.address];
+    assert.deepEqual(infos.balances, {
+      'USDT-ERC20': { spendable: '25000', unspendable: '0' },
+      'DAI-ERC20': { spendable: '1500.5', unspendable: '0' },
+    });
+    assert.deepEqual(activated.result.eth_addresses_infos[dev.address].balances, { spendable: '10', unspendable: '0' });
+    const enabled = await call(1);
+    assert.deepEqual(enabled.result.map((c: { ticker: string }) => c.ticker).sort(), ['DAI-ERC20', 'ETH', 'USDT-ERC20']);
+    assert.deepEqual(await call(2), { coin: 'USDT-ERC20', balance: '25000', unspendable_balance: '0', address: dev.address });
+    const conf = JSON.parse(await readFile(join(dir, 'MM2.json'), 'utf8'));
+    assert.equal(conf.rpc_password, dev.password);
+  } finally {
+    await dev.stop();
+  }
+  // a second start in the same folder keeps the password and wallet
+  const again = await startDevMode({ dir, listenPort: 0, devnetPort: 0 });
+  try {
+    assert.equal(again.password, JSON.parse(await readFile(join(dir, 'MM2.json'), 'utf8')).rpc_password);
+  } finally {
+    await again.stop();
+  }
+});

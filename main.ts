@@ -1,0 +1,46 @@
+/**
+ * Entry point (`npm start`). With an MM2.json (path from `MM_CONF_PATH`, default `./MM2.json`) it
+ * runs the service from it; with none at the default path it runs dev mode: a local devnet and a
+ * generated config, all on 127.0.0.1. A bad config prints one line and exits non-zero.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { formatStartupError, isConfigError, loadNodeConfig } from './infra/config/index.ts';
+import { startService } from './infra/service.ts';
+
+async function main(): Promise<void> {
+  const explicitConf = process.env.MM_CONF_PATH !== undefined && process.env.MM_CONF_PATH !== '';
+  const devMode = !explicitConf && !existsSync(resolve('MM2.json'));
+  let stop: () => Promise<void>;
+  if (devMode) {
+    const { startDevMode } = await import('./infra/devnet/devMode.ts'); // hardhat loads only here
+    const dev = await startDevMode({ dir: resolve('.devnet') });
+    process.stdout.write(dev.banner);
+    stop = dev.stop;
+  } else {
+    const config = await loadNodeConfig();
+    const service = await startService({ config });
+    process.stdout.write(`coin-activation listening on ${service.url} (session ${service.sessionId})\n`);
+    stop = service.stop;
+  }
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: stopping\n`);
+    stop().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`error while stopping: ${formatStartupError(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`coin-activation: ${formatStartupError(error)}\n`);
+  process.exit(isConfigError(error) ? 2 : 1);
+});
