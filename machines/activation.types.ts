@@ -1,5 +1,6 @@
 import { formatAmount } from '../spec/amount.ts';
 import type { ActivatedTokenInfo, BalanceInfo, EventOf } from '../spec/events.ts';
+import type { DerivationMethod } from '../spec/derivationMethod.ts';
 
 /** Chain families the service can activate; each is one adapter behind the `ChainFamily` port. */
 export const ChainFamilyId = { Evm: 'evm' } as const;
@@ -14,8 +15,7 @@ export const ActivationVia = {
 } as const;
 export type ActivationVia = (typeof ActivationVia)[keyof typeof ActivationVia];
 
-export const DerivationMethod = { Iguana: 'Iguana', HDWallet: 'HDWallet' } as const;
-export type DerivationMethod = (typeof DerivationMethod)[keyof typeof DerivationMethod];
+export { DerivationMethod } from '../spec/derivationMethod.ts';
 
 /** A validated activation: everything checked that can be checked without the chain. */
 export interface ActivationPlan {

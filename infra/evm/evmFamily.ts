@@ -2,7 +2,6 @@ import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import type { ChainFamily, PlanContext, PlatformActivationCommand } from '../../actors/chainFamily.ts';
 import {
   ChainFamilyId,
-  DerivationMethod,
   type ActivatedCoin,
   type ActivationPlan,
   type Balance,
@@ -28,7 +27,6 @@ export interface EvmFamilyOptions {
 interface EvmConnection {
   readonly chainId: number;
   nodes: readonly string[];
-  readonly tokens: readonly TokenToRead[];
 }
 
 /** EVM platforms (ETH, MATIC, BNB, … any `ETH` protocol entry) with their ERC20 tokens. */
@@ -97,7 +95,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
       const publicKey = await options.keys.publicKey(params.platform);
       signal.throwIfAborted();
       const address = evmAddress(publicKey);
-      const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, tokens: params.tokens };
+      const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes };
       const read = await withNodes(connection, signal, (provider) =>
         readAccount(provider, address, params.tokens, plan.getBalances),
       );
@@ -108,7 +106,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
         family: ChainFamilyId.Evm,
         address,
         pubkey: publicKey.uncompressedHex,
-        derivationMethod: options.keys.derivationMethod === 'HDWallet' ? DerivationMethod.HDWallet : DerivationMethod.Iguana,
+        derivationMethod: options.keys.derivationMethod,
         currentBlock: read.currentBlock,
         decimals: params.decimals,
         ...(read.native === undefined ? {} : { balance: balanceOf(read.native)! }),
@@ -124,10 +122,11 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
 
     async balance(coin: ActivatedCoin, ticker: string, signal: AbortSignal): Promise<Balance> {
       const connection = coin.connection as EvmConnection;
-      const tokens = ticker === coin.ticker ? [] : connection.tokens.filter((t) => t.ticker === ticker);
-      const read = await withNodes(connection, signal, (provider) =>
-        readAccount(provider, coin.address, tokens.map((t) => ({ ...t, decimals: t.decimals ?? 0 })), true),
-      );
+      // Decimals are irrelevant here (the caller formats), so none is read from the chain.
+      const tokens: TokenToRead[] = coin.tokens
+        .filter((t) => t.ticker === ticker && ticker !== coin.ticker)
+        .map((t) => ({ ticker: t.ticker, contractAddress: t.contractAddress, decimals: t.decimals }));
+      const read = await withNodes(connection, signal, (provider) => readAccount(provider, coin.address, tokens, true));
       const raw = ticker === coin.ticker ? read.native! : read.tokens[0]!.balance!;
       return { spendable: raw, unspendable: 0n };
     },

@@ -6,9 +6,8 @@
  */
 import type { CoinEntry } from '../../spec/coins.ts';
 
-/** How addresses are derived (spec 2.2 DerivationMethod). */
-export const DerivationMethod = { Iguana: 'Iguana', HDWallet: 'HDWallet' } as const;
-export type DerivationMethod = (typeof DerivationMethod)[keyof typeof DerivationMethod];
+import { DerivationMethod } from '../../spec/derivationMethod.ts';
+export { DerivationMethod };
 
 /** A secp256k1 public key. Each call returns fresh byte arrays; mutating them changes nothing. */
 export interface PublicKey {
