@@ -6,6 +6,7 @@ import { loadNodeConfig, isStrongPassword } from '../config/index.ts';
 import { createIguanaKeyProvider, evmAddress } from '../keys/index.ts';
 import { startService, type RunningService } from '../service.ts';
 import { startEvmDevnet, type EvmDevnet } from './index.ts';
+import { devnetCoins } from './devnetCoins.ts';
 
 /** Tokens the dev chain deploys and mints to the dev wallet. */
 const DEV_TOKENS = [
@@ -55,15 +56,7 @@ export async function startDevMode(options: {
     return startEvmDevnet({ ...devnetOptions, port: 0 });
   });
   try {
-    const coins = [
-      { coin: 'ETH', name: 'ethereum', decimals: 18, mm2: 1, protocol: { type: 'ETH', protocol_data: { chain_id: devnet.chainId } } },
-      ...devnet.tokens.map((t) => ({
-        coin: `${t.symbol}-ERC20`,
-        decimals: t.decimals,
-        mm2: 1,
-        protocol: { type: 'ERC20', protocol_data: { platform: 'ETH', contract_address: t.address } },
-      })),
-    ];
+    const coins = devnetCoins(devnet);
     const rpcport = options.rpcport ?? 7783;
     await writeFile(
       confPath,

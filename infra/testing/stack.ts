@@ -2,6 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEvmDevnet, type EvmDevnet } from '../devnet/index.ts';
+import { devnetCoins } from '../devnet/devnetCoins.ts';
+
+export { devnetCoins };
 import { loadNodeConfig } from '../config/index.ts';
 import { startService, type RunningService, type ServiceOptions } from '../service.ts';
 import { ManualClock } from '../clock/manualClock.ts';
@@ -46,19 +49,6 @@ export interface Stack {
   /** A legacy call with the right password. */
   legacy(method: string, fields?: Record<string, unknown>): Promise<{ status: number; body: any }>;
   stop(): Promise<void>;
-}
-
-/** Coins-file entries for the devnet: `ETH` on its chain id and one ERC20 per deployed token. */
-export function devnetCoins(devnet: EvmDevnet): unknown[] {
-  return [
-    { coin: 'ETH', name: 'ethereum', decimals: 18, mm2: 1, protocol: { type: 'ETH', protocol_data: { chain_id: devnet.chainId } } },
-    ...devnet.tokens.map((t) => ({
-      coin: `${t.symbol}-ERC20`,
-      decimals: t.decimals,
-      mm2: 1,
-      protocol: { type: 'ERC20', protocol_data: { platform: 'ETH', contract_address: t.address } },
-    })),
-  ];
 }
 
 /** Starts a devnet (unless given), writes MM2.json and coins to a temp dir, loads them, starts the service. */
