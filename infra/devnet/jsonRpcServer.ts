@@ -68,11 +68,9 @@ async function respond(req: IncomingMessage, res: ServerResponse, handle: JsonRp
   if (payload.length === 0) {
     return send(res, 200, errorResponse(null, JSON_RPC_CODES.invalidRequest, 'Invalid Request: empty batch'));
   }
-  const responses: JsonRpcResponse[] = [];
-  for (const element of payload) {
-    const response = await answer(element, handle);
-    if (response) responses.push(response);
-  }
+  // Elements are started together (as busy public nodes do) and answered in request order.
+  const answered = await Promise.all(payload.map((element) => answer(element, handle)));
+  const responses = answered.filter((r): r is JsonRpcResponse => r !== undefined);
   return responses.length > 0 ? send(res, 200, responses) : send(res, 204);
 }
 

@@ -5,6 +5,8 @@ const erc20 = new Interface([
   'function balanceOf(address owner) view returns (uint256)',
   'function decimals() view returns (uint8)',
 ]);
+/** `decimals()` call data; constant, so encoded once. */
+const DECIMALS_CALL = erc20.encodeFunctionData('decimals', []);
 
 /** A token whose contract answered wrongly (no code, revert, bad data): retrying elsewhere won't help. */
 export class TokenReadError extends Error {
@@ -43,10 +45,12 @@ export async function readAccount(
 ): Promise<AccountRead> {
   const block = nodeCall(provider.send('eth_blockNumber', []), 'eth_blockNumber');
   const native = withBalances ? nodeCall(provider.send('eth_getBalance', [address, 'latest']), 'eth_getBalance') : undefined;
+  // The balanceOf call data is the same for every token: encode it once per read.
+  const balanceOfCall = withBalances && tokens.length > 0 ? erc20.encodeFunctionData('balanceOf', [address]) : '';
   const tokenReads = tokens.map((token) => ({
     token,
-    balance: withBalances ? tokenCall(provider, token, 'balanceOf', [address]) : undefined,
-    decimals: token.decimals === undefined ? tokenCall(provider, token, 'decimals', []) : undefined,
+    balance: withBalances ? tokenCall(provider, token, 'balanceOf', balanceOfCall) : undefined,
+    decimals: token.decimals === undefined ? tokenCall(provider, token, 'decimals', DECIMALS_CALL) : undefined,
   }));
   // Wait for the whole batch (one round trip) so no rejection is left unobserved, then report a
   // node failure before a token failure: the former makes failover try the next node.
@@ -83,21 +87,23 @@ async function tokenCall(
   provider: JsonRpcProvider,
   token: TokenToRead,
   fn: 'balanceOf' | 'decimals',
-  args: unknown[],
+  data: string,
 ): Promise<bigint> {
   let raw: unknown;
   try {
-    raw = await provider.send('eth_call', [{ to: token.contractAddress, data: erc20.encodeFunctionData(fn, args) }, 'latest']);
+    raw = await provider.send('eth_call', [{ to: token.contractAddress, data }, 'latest']);
   } catch (error) {
     if (error instanceof EvmNodeError || isThrottled(error)) throw asNodeError(error, 'eth_call');
     throw new TokenReadError(token.ticker, `${fn}() failed: ${rpcMessage(error)}`, { cause: error });
   }
   if (raw === '0x') throw new TokenReadError(token.ticker, `no contract answers ${fn}() at ${token.contractAddress}`);
-  try {
-    return getBigInt(erc20.decodeFunctionResult(fn, raw as string)[0] as bigint);
-  } catch (error) {
-    throw new TokenReadError(token.ticker, `${fn}() returned malformed data`, { cause: error });
+  // Both functions return one static 32-byte word: read it directly rather than ABI-decode.
+  if (typeof raw !== 'string' || !/^0x[0-9a-fA-F]{64}/.test(raw)) {
+    throw new TokenReadError(token.ticker, `${fn}() returned malformed data`);
   }
+  const value = BigInt(raw.slice(0, 66));
+  if (fn === 'decimals' && value > 255n) throw new TokenReadError(token.ticker, `decimals() returned ${value}`);
+  return value;
 }
 
 function asNodeError(error: unknown, method: string): EvmNodeError {

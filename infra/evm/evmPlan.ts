@@ -82,10 +82,18 @@ function planToken(ticker: string, platform: string, { coins }: PlanContext): To
   return { ticker, contractAddress: protocol.contractAddress, decimals: entry.decimals };
 }
 
+/** Memo of checksum verdicts: the same coins-file addresses are checked on every activation. */
+const checksumVerdicts = new Map<string, boolean>();
+
 function isChecksummed(address: string): boolean {
-  try {
-    return getAddress(address) === address;
-  } catch {
-    return false;
+  let verdict = checksumVerdicts.get(address);
+  if (verdict === undefined) {
+    try {
+      verdict = getAddress(address) === address;
+    } catch {
+      verdict = false;
+    }
+    if (checksumVerdicts.size < 100_000) checksumVerdicts.set(address, verdict);
   }
+  return verdict;
 }

@@ -1,0 +1,98 @@
+/**
+ * The bench's world: one devnet with the test wallet funded and DEPLOYED_TOKENS ERC20s minted to
+ * it, the real service on a random loopback port, and one latency proxy in front of the devnet
+ * that both measured paths go through.
+ */
+import { rm } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import { systemClock } from '../infra/clock/clock.ts';
+import { startEvmDevnet, startLatencyProxy, type EvmDevnet, type LatencyProxy } from '../infra/devnet/index.ts';
+import { DEVNET_CHAIN_ID, TEST_ADDRESS, startStack, type Stack } from '../infra/testing/stack.ts';
+import { DEPLOYED_TOKENS, type BenchConfig } from './benchConfig.ts';
+
+/** The test wallet's native balance (wei); odd last digit so a rounding bug would show. */
+export const NATIVE_WEI = 1_234_500_000_000_000_001n;
+
+const DECIMALS_CYCLE = [18, 6, 8, 0] as const;
+
+/** A deployed bench token and what the test wallet must hold of it. */
+export interface BenchToken {
+  /** Coins-file ticker, `<symbol>-ERC20`. */
+  readonly ticker: string;
+  readonly contractAddress: string;
+  readonly decimals: number;
+  /** Minted to TEST_ADDRESS, in base units. */
+  readonly amount: bigint;
+}
+
+/** Milliseconds spent on each startup phase. */
+export interface StartupTimings {
+  /** Chain start, TestToken compile (disk-cached), DEPLOYED_TOKENS deploys + mints, HTTP up. */
+  readonly devnetMs: number;
+  /** Temp config dir, event log, service listening. */
+  readonly serviceMs: number;
+  readonly proxyMs: number;
+}
+
+export interface BenchFixture {
+  readonly devnet: EvmDevnet;
+  readonly stack: Stack;
+  readonly proxy: LatencyProxy;
+  readonly tokens: readonly BenchToken[];
+  readonly startup: StartupTimings;
+  /** Stops service, proxy and devnet and removes the temp dir; safe after a partial failure. */
+  stop(): Promise<void>;
+}
+
+/** Token i: symbol `BT000`…, decimals cycling through 18/6/8/0, a distinct non-round amount. */
+function tokenSpec(i: number): { symbol: string; decimals: number; amount: bigint } {
+  const decimals = DECIMALS_CYCLE[i % DECIMALS_CYCLE.length]!;
+  return { symbol: `BT${String(i).padStart(3, '0')}`, decimals, amount: BigInt(i + 1) * 10n ** BigInt(decimals) + BigInt(i) };
+}
+
+/** Starts devnet, service and proxy (timing each), tearing down what started if a later step fails. */
+export async function startFixture(config: BenchConfig): Promise<BenchFixture> {
+  const specs = Array.from({ length: DEPLOYED_TOKENS }, (_, i) => tokenSpec(i));
+  const stoppers: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stoppers.splice(0).reverse()) await stop().catch(() => {});
+  };
+  try {
+    let t = performance.now();
+    const devnet = await startEvmDevnet({
+      chainId: DEVNET_CHAIN_ID,
+      fund: [{ address: TEST_ADDRESS, wei: NATIVE_WEI }],
+      tokens: specs.map((s) => ({ symbol: s.symbol, decimals: s.decimals, mint: [{ address: TEST_ADDRESS, amount: s.amount }] })),
+    });
+    stoppers.push(() => devnet.stop());
+    const devnetMs = performance.now() - t;
+
+    t = performance.now();
+    const stack = await startStack({
+      devnet,
+      clock: systemClock,
+      ...(config.batchSizeSource === 'BENCH_BATCH_SIZE' ? { evm: { batchSize: config.batchSize } } : {}),
+    });
+    stoppers.push(async () => {
+      await stack.stop();
+      await rm(stack.dir, { recursive: true, force: true });
+    });
+    const serviceMs = performance.now() - t;
+
+    t = performance.now();
+    const proxy = await startLatencyProxy({ target: devnet.url, latencyMs: config.latencyMs });
+    stoppers.push(() => proxy.stop());
+    const proxyMs = performance.now() - t;
+
+    const tokens = devnet.tokens.map((deployed, i) => ({
+      ticker: `${deployed.symbol}-ERC20`,
+      contractAddress: deployed.address,
+      decimals: deployed.decimals,
+      amount: specs[i]!.amount,
+    }));
+    return { devnet, stack, proxy, tokens, startup: { devnetMs, serviceMs, proxyMs }, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

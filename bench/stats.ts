@@ -1,0 +1,16 @@
+/** Order statistics of a bench's repeated samples. */
+
+export interface Summary {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/** Median (mean of the two middle values for an even count), min and max of a non-empty list. */
+export function summarize(values: readonly number[]): Summary {
+  if (values.length === 0) throw new Error('cannot summarize an empty sample');
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { median, min: sorted[0]!, max: sorted[sorted.length - 1]! };
+}
