@@ -83,17 +83,21 @@ export class ActivationService {
     return { coin: ticker, passivized };
   }
 
-  /** Live balance of an enabled, non-passive coin or token, with its address and decimals. */
+  /**
+   * Live balance of an enabled coin or token, with its address and decimals. A passive platform is
+   * hidden, but its tokens still answer (behaviour notes §10), also while it is being re-activated.
+   */
   async balance(ticker: string, signal: AbortSignal): Promise<{ address: string; decimals: number; balance: Balance }> {
     const enabled = this.#enabledCoins.find(ticker);
-    const platformTicker = enabled?.platform ?? ticker;
-    const view = this.#registry.view(platformTicker);
-    if (enabled === undefined || enabled.passive || view.state !== 'active' || view.coin === null) {
+    const platform = this.#registry.view(enabled?.platform ?? ticker);
+    const coin = platform.coin;
+    const token = enabled?.platform === undefined ? undefined : coin?.tokens.find((t) => t.ticker === ticker);
+    const answers = enabled?.platform === undefined ? platform.state === 'active' : token !== undefined;
+    if (enabled === undefined || coin === null || !answers) {
       throw new ActivationError(ErrorType.NoSuchCoin, `No such coin: ${ticker}`, ticker);
     }
-    const coin = view.coin;
     const family = this.#family(coin.family);
-    const decimals = ticker === coin.ticker ? coin.decimals : coin.tokens.find((t) => t.ticker === ticker)!.decimals;
+    const decimals = token === undefined ? coin.decimals : token.decimals;
     return { address: coin.address, decimals, balance: await family.balance(coin, ticker, signal) };
   }
 

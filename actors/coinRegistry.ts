@@ -28,6 +28,7 @@ export class CoinRegistry {
   readonly #lastWrite = new Map<string, Promise<unknown>>();
   readonly #log: EventLog;
   readonly #activateCoin: ActivateCoin;
+  #stopped = false;
 
   constructor(deps: { log: EventLog; activateCoin: ActivateCoin }) {
     this.#log = deps.log;
@@ -44,20 +45,32 @@ export class CoinRegistry {
 
   /** Starts the activation of `plan` and resolves with the coin once `CoinActivated` is durable. */
   activate(plan: ActivationPlan): Promise<ActivatedCoin> {
+    if (this.#stopped) throw new ActivationError(ErrorType.InternalError, 'the service is stopping');
     this.assertCanActivate(plan.ticker);
     const actor = this.#actorFor(plan.ticker);
     actor.send({ type: 'ACTIVATE', plan });
     const attempt = actor.getSnapshot().context.attempt;
     const settled = new Promise<ActivatedCoin>((resolve, reject) => {
-      const sub = actor.subscribe((snapshot) => {
-        if (snapshot.context.attempt !== attempt || snapshot.matches('activating')) return;
-        sub.unsubscribe();
-        const { coin, lastError } = snapshot.context;
-        if (snapshot.matches('active') && coin !== null) {
-          resolve({ ...coin, tokens: coin.tokens.filter((t) => plan.tokens.includes(t.ticker)) });
-        } else {
-          reject(lastError ?? new ActivationError(ErrorType.InternalError, `activation of ${plan.ticker} was cancelled`));
-        }
+      // Stopping the actor (service shutdown) aborts the chain work and leaves it in `activating`:
+      // settle then too, or the request would wait forever.
+      const stopped = () => new ActivationError(ErrorType.InternalError, `activation of ${plan.ticker} was abandoned: the service is stopping`);
+      const sub = actor.subscribe({
+        next: (snapshot) => {
+          if (snapshot.status === 'stopped') {
+            sub.unsubscribe();
+            reject(stopped());
+            return;
+          }
+          if (snapshot.context.attempt !== attempt || snapshot.matches('activating')) return;
+          sub.unsubscribe();
+          const { coin, lastError } = snapshot.context;
+          if (snapshot.matches('active') && coin !== null) {
+            resolve({ ...coin, tokens: coin.tokens.filter((t) => plan.tokens.includes(t.ticker)) });
+          } else {
+            reject(lastError ?? new ActivationError(ErrorType.InternalError, `activation of ${plan.ticker} was cancelled`));
+          }
+        },
+        complete: () => reject(stopped()),
       });
     });
     return this.#afterDurable(plan.ticker, settled);
@@ -89,9 +102,14 @@ export class CoinRegistry {
     return { passivized, tokens: passivized ? [] : tokens };
   }
 
-  /** Disables one token of an enabled platform. */
+  /** Disables one token of an enabled platform; `NoSuchCoin` when that token is not enabled there. */
   async disableToken(platform: string, token: string): Promise<void> {
-    this.#actors.get(platform)?.send({ type: 'DISABLE_TOKEN', ticker: token });
+    const actor = this.#actors.get(platform);
+    const command = { type: 'DISABLE_TOKEN', ticker: token } as const;
+    if (!actor?.getSnapshot().can(command)) {
+      throw new ActivationError(ErrorType.NoSuchCoin, `No such coin: ${token}`, token);
+    }
+    actor.send(command);
     await this.#afterDurable(platform, Promise.resolve());
   }
 
@@ -109,6 +127,7 @@ export class CoinRegistry {
 
   /** Stops every actor (aborting in-flight chain work) and waits for pending event writes. */
   async stop(): Promise<void> {
+    this.#stopped = true;
     for (const actor of this.#actors.values()) actor.stop();
     await Promise.allSettled(this.#lastWrite.values());
   }

@@ -67,8 +67,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log,
       registry,
       async stop() {
-        await http.close();
+        // Abort activations first: their requests then answer at once instead of holding the
+        // HTTP close (a silent node could otherwise delay shutdown by its whole timeout).
         await registry.stop();
+        await http.close();
         await log.close();
       },
     };

@@ -52,6 +52,8 @@ export const coinActivationMachine = setup({
     keepsTokensAlive: ({ context, event }) =>
       event.type === 'DISABLE' && !event.force && activeTokens(context.coin).length > 0,
     wasPassive: ({ context }) => context.coin !== null,
+    isLastToken: ({ context, event }) =>
+      event.type === 'DISABLE_TOKEN' && activeTokens(context.coin).join() === event.ticker,
     isTokenActive: ({ context, event }) =>
       event.type === 'DISABLE_TOKEN' && activeTokens(context.coin).includes(event.ticker),
   },
@@ -137,6 +139,9 @@ export const coinActivationMachine = setup({
           { guard: 'wasPassive', target: 'passive', actions: 'emitCancelled' },
           { target: 'inactive', actions: ['emitCancelled', 'clearCoin'] },
         ],
+        // Re-activating a passive platform: its kept tokens stay enabled meanwhile, so they can be
+        // disabled too (and are then not carried over when the activation finishes).
+        DISABLE_TOKEN: { guard: 'isTokenActive', actions: ['emitTokenDisabled', 'removeToken'] },
       },
     },
     active: {
@@ -159,7 +164,11 @@ export const coinActivationMachine = setup({
       on: {
         ACTIVATE: { target: 'activating', actions: ['acceptPlan', 'emitRequested'] },
         DISABLE: { guard: ({ event }) => event.force, target: 'inactive', actions: ['emitDisabled', 'clearCoin'] },
-        DISABLE_TOKEN: { guard: 'isTokenActive', actions: ['emitTokenDisabled', 'removeToken'] },
+        DISABLE_TOKEN: [
+          // A passive platform exists only for its tokens: with the last one gone, it goes too.
+          { guard: 'isLastToken', target: 'inactive', actions: ['emitTokenDisabled', 'removeToken', 'emitDisabled', 'clearCoin'] },
+          { guard: 'isTokenActive', actions: ['emitTokenDisabled', 'removeToken'] },
+        ],
       },
     },
   },

@@ -1,0 +1,320 @@
+import { afterEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoinRegistry, type ActivateCoin } from './coinRegistry.ts';
+import { EmbeddedEventLog } from '../events/embeddedEventLog.ts';
+import type { EventLog } from '../events/eventLog.ts';
+import { ActivationVia, ChainFamilyId, DerivationMethod, type ActivatedCoin, type ActivationPlan } from '../machines/activation.types.ts';
+import { ErrorType, isActivationError, ActivationError } from '../spec/errors.ts';
+import type { StoredEvent } from '../spec/events.ts';
+
+interface Call {
+  readonly plan: ActivationPlan;
+  readonly signal: AbortSignal;
+  resolve(coin: ActivatedCoin): void;
+  reject(error: unknown): void;
+}
+
+/** A fake chain: every activation waits until the test settles it. */
+function fakeChain() {
+  const calls: Call[] = [];
+  const activateCoin: ActivateCoin = (plan, signal) =>
+    new Promise((resolve, reject) => calls.push({ plan, signal, resolve, reject }));
+  const last = (): Call => {
+    const call = calls.at(-1);
+    assert.ok(call, 'activateCoin was not called');
+    return call;
+  };
+  return { calls, activateCoin, last };
+}
+
+function plan(ticker: string, tokens: string[] = []): ActivationPlan {
+  return { ticker, family: ChainFamilyId.Evm, via: ActivationVia.EnableEthWithTokens, tokens, getBalances: true, params: {} };
+}
+
+function coin(ticker: string, tokens: string[] = []): ActivatedCoin {
+  return {
+    ticker,
+    family: ChainFamilyId.Evm,
+    address: '0xf5c3bf03cBA4E343484588932e423A7C8BFf102d',
+    pubkey: `04${'cd'.repeat(64)}`,
+    derivationMethod: DerivationMethod.Iguana,
+    currentBlock: 7,
+    decimals: 18,
+    balance: { spendable: 10n ** 18n, unspendable: 0n },
+    tokens: tokens.map((t) => ({ ticker: t, contractAddress: `0x${'1'.repeat(40)}`, decimals: 6, balance: { spendable: 1n, unspendable: 0n } })),
+    connection: null,
+  };
+}
+
+const dirs: string[] = [];
+const logs: EmbeddedEventLog[] = [];
+afterEach(async () => {
+  for (const log of logs.splice(0)) await log.close().catch(() => undefined);
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function openLog(): Promise<EmbeddedEventLog> {
+  const dir = await mkdtemp(join(tmpdir(), 'registry-'));
+  dirs.push(dir);
+  const log = await EmbeddedEventLog.open({ dir, sessionId: 'test-session' });
+  logs.push(log);
+  return log;
+}
+
+async function stored(log: EventLog): Promise<StoredEvent[]> {
+  const out: StoredEvent[] = [];
+  for await (const e of log.read()) out.push(e);
+  return out;
+}
+
+const typesOf = (events: StoredEvent[]) => events.map((e) => `${e.metadata.stream}:${e.type}`);
+
+/** Whether `promise` has settled after the current macrotask queue drains. */
+async function settledYet(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await new Promise((r) => setImmediate(r));
+  return settled;
+}
+
+/** An event log whose appends reach the real log only when the test opens the gate. */
+function gatedLog(inner: EventLog) {
+  let open!: () => void;
+  let gate = new Promise<void>((r) => (open = r));
+  const pending: Promise<unknown>[] = [];
+  const log: EventLog = {
+    get sessionId() {
+      return inner.sessionId;
+    },
+    get lastSeq() {
+      return inner.lastSeq;
+    },
+    append(stream, events) {
+      const write = gate.then(() => inner.append(stream, events));
+      pending.push(write);
+      return write;
+    },
+    read: (from) => inner.read(from),
+    subscribe: (listener) => inner.subscribe(listener),
+    close: () => inner.close(),
+  };
+  return {
+    log,
+    open() {
+      open();
+    },
+    close() {
+      gate = new Promise<void>((r) => (open = r));
+    },
+    pending,
+  };
+}
+
+function expectAlreadyActivated(error: unknown, ticker: string): true {
+  assert.ok(isActivationError(error), `not an ActivationError: ${String(error)}`);
+  assert.equal(error.errorType, ErrorType.PlatformIsAlreadyActivated);
+  assert.equal(error.data, ticker);
+  assert.equal(error.httpStatus, 400);
+  return true;
+}
+
+describe('CoinRegistry', () => {
+  test('two concurrent activations of one ticker: exactly one proceeds, the other is refused at once', async () => {
+    const log = await openLog();
+    const chain = fakeChain();
+    const registry = new CoinRegistry({ log, activateCoin: chain.activateCoin });
+    // two requests arriving in separate microtasks, as two HTTP handlers would
+    // (wrapped so that awaiting the attempt does not wait for the activation itself)
+    const attempts = [0, 1].map(() => Promise.resolve().then(() => ({ inner: registry.activate(plan('ETH', ['USDT-ERC20'])) })));
+    const outcomes = await Promise.allSettled(attempts);
+    // the refused one has already failed; the accepted one is still waiting on the chain
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    const accepted = outcomes.filter((o) => o.status === 'fulfilled');
+    assert.equal(refused.length, 1);
+    assert.equal(accepted.length, 1);
+    expectAlreadyActivated((refused[0] as PromiseRejectedResult).reason, 'ETH');
+    assert.equal(chain.calls.length, 1, 'chain work started once');
+    assert.equal(registry.view('ETH').state, 'activating');
+
+    // and while still activating, a direct call throws synchronously
+    assert.throws(() => registry.activate(plan('ETH')), (e) => expectAlreadyActivated(e, 'ETH'));
+    assert.throws(() => registry.assertCanActivate('ETH'), (e) => expectAlreadyActivated(e, 'ETH'));
+    assert.doesNotThrow(() => registry.assertCanActivate('BNB'), 'other tickers are independent');
+
+    chain.last().resolve(coin('ETH', ['USDT-ERC20']));
+    const activated = await (accepted[0] as PromiseFulfilledResult<{ inner: Promise<ActivatedCoin> }>).value.inner;
+    assert.equal(activated.ticker, 'ETH');
+    assert.equal(registry.view('ETH').state, 'active');
+    assert.throws(() => registry.activate(plan('ETH')), (e) => expectAlreadyActivated(e, 'ETH'));
+    assert.equal(chain.calls.length, 1);
+    const events = await stored(log);
+    assert.deepEqual(typesOf(events), ['coin.ETH:ActivationRequested', 'coin.ETH:CoinActivated'], 'the refused request left no event');
+    await registry.stop();
+  });
+
+  test('activate resolves only once CoinActivated is on disk', async () => {
+    const log = await openLog();
+    const chain = fakeChain();
+    const registry = new CoinRegistry({ log, activateCoin: chain.activateCoin });
+    const pending = registry.activate(plan('ETH', ['USDT-ERC20']));
+    chain.last().resolve(coin('ETH', ['USDT-ERC20']));
+    const result = await pending;
+    // read the file right away: no waiting, no retry
+    const events = await stored(log);
+    assert.deepEqual(typesOf(events), ['coin.ETH:ActivationRequested', 'coin.ETH:CoinActivated']);
+    const activated = events[1] as Extract<StoredEvent, { type: 'CoinActivated' }>;
+    assert.equal(activated.data.address, result.address);
+    assert.deepEqual(activated.data.balance, { spendable: '1', unspendable: '0' });
+    assert.deepEqual(
+      events.map((e) => [e.metadata.seq, e.metadata.streamSeq]),
+      [
+        [1, 1],
+        [2, 2],
+      ],
+    );
+    await registry.stop();
+  });
+
+  test('with a slow log, activate stays pending until the write lands (and fails if the log fails)', async () => {
+    const real = await openLog();
+    const gated = gatedLog(real);
+    const chain = fakeChain();
+    const registry = new CoinRegistry({ log: gated.log, activateCoin: chain.activateCoin });
+    const pending = registry.activate(plan('ETH'));
+    chain.last().resolve(coin('ETH'));
+    assert.equal(await settledYet(pending), false, 'resolved before its events were durable');
+    assert.equal(registry.view('ETH').state, 'active', 'the actor itself moved on');
+    gated.open();
+    await pending;
+    assert.deepEqual(typesOf(await stored(real)), ['coin.ETH:ActivationRequested', 'coin.ETH:CoinActivated']);
+
+    // the same rule for a failed activation
+    const failing = new CoinRegistry({ log: gated.log, activateCoin: chain.activateCoin });
+    gated.close();
+    const refused = failing.activate(plan('BNB'));
+    chain.last().reject(new ActivationError(ErrorType.Transport, 'down', 'down'));
+    assert.equal(await settledYet(refused), false, 'rejected before ActivationFailed was durable');
+    gated.open();
+    await assert.rejects(refused, (e) => isActivationError(e) && e.errorType === ErrorType.Transport);
+    assert.deepEqual(typesOf(await stored(real)).slice(2), ['coin.BNB:ActivationRequested', 'coin.BNB:ActivationFailed']);
+    await registry.stop();
+    await failing.stop();
+  });
+
+  test('a log that cannot write turns success into InternalError', async () => {
+    const chain = fakeChain();
+    const broken: EventLog = {
+      sessionId: 's',
+      lastSeq: 0,
+      append: () => Promise.reject(new Error('disk full')),
+      read: async function* () {},
+      subscribe: () => () => undefined,
+      close: async () => undefined,
+    };
+    const registry = new CoinRegistry({ log: broken, activateCoin: chain.activateCoin });
+    const pending = registry.activate(plan('ETH'));
+    chain.last().resolve(coin('ETH'));
+    await assert.rejects(pending, (e) => isActivationError(e) && e.errorType === ErrorType.InternalError && /disk full/.test(e.message));
+    await registry.stop();
+  });
+
+  test('the resolved coin lists only the tokens of this request', async () => {
+    const log = await openLog();
+    const chain = fakeChain();
+    const registry = new CoinRegistry({ log, activateCoin: chain.activateCoin });
+    const first = registry.activate(plan('ETH', ['USDT-ERC20', 'DAI-ERC20']));
+    chain.last().resolve(coin('ETH', ['USDT-ERC20', 'DAI-ERC20']));
+    await first;
+    assert.deepEqual(await registry.disable('ETH', false), { passivized: true, tokens: [] });
+    const second = registry.activate(plan('ETH', ['LINK-ERC20']));
+    chain.last().resolve(coin('ETH', ['LINK-ERC20']));
+    assert.deepEqual((await second).tokens.map((t) => t.ticker), ['LINK-ERC20']);
+    assert.deepEqual(registry.view('ETH').coin?.tokens.map((t) => t.ticker), ['LINK-ERC20', 'USDT-ERC20', 'DAI-ERC20']);
+    await registry.stop();
+  });
+
+  test('cancel aborts the chain work, records ActivationCancelled, and the coin can be activated again', async () => {
+    const log = await openLog();
+    const chain = fakeChain();
+    const registry = new CoinRegistry({ log, activateCoin: chain.activateCoin });
+    assert.equal(await registry.cancel('ETH'), false, 'nothing to cancel');
+    const pending = registry.activate(plan('ETH'));
+    pending.catch(() => undefined);
+    const first = chain.last();
+    assert.equal(await registry.cancel('ETH'), true);
+    assert.equal(first.signal.aborted, true);
+    await assert.rejects(pending, (e) => isActivationError(e) && e.errorType === ErrorType.InternalError && /cancelled/.test(e.message));
+    assert.equal(registry.view('ETH').state, 'inactive');
+    assert.deepEqual(typesOf(await stored(log)), ['coin.ETH:ActivationRequested', 'coin.ETH:ActivationCancelled']);
+    assert.equal(await registry.cancel('ETH'), false, 'already cancelled');
+
+    const again = registry.activate(plan('ETH'));
+    assert.equal(chain.calls.length, 2);
+    chain.last().resolve(coin('ETH'));
+    assert.equal((await again).ticker, 'ETH');
+    assert.equal(registry.view('ETH').state, 'active');
+    assert.equal(await registry.cancel('ETH'), false, 'an active coin is not cancelled');
+    await registry.stop();
+  });
+
+  test('stop() aborts in-flight work, settles the pending activation, and flushes the log', async () => {
+    const log = await openLog();
+    const chain = fakeChain();
+    const registry = new CoinRegistry({ log, activateCoin: chain.activateCoin });
+    const eth = registry.activate(plan('ETH'));
+    eth.catch(() => undefined);
+    const bnb = registry.activate(plan('BNB'));
+    bnb.catch(() => undefined);
+    const [ethCall, bnbCall] = chain.calls;
+    await registry.stop();
+    assert.equal(ethCall!.signal.aborted, true);
+    assert.equal(bnbCall!.signal.aborted, true);
+    // a request waiting on the activation must not hang forever
+    await assert.rejects(eth, (e) => isActivationError(e) && e.errorType === ErrorType.InternalError);
+    await assert.rejects(bnb, (e) => isActivationError(e) && e.errorType === ErrorType.InternalError);
+    assert.deepEqual(typesOf(await stored(log)).sort(), ['coin.BNB:ActivationRequested', 'coin.ETH:ActivationRequested']);
+    // a stopped registry starts nothing new
+    assert.throws(() => registry.activate(plan('MATIC')), (e) => isActivationError(e) && e.errorType === ErrorType.InternalError);
+    assert.equal(chain.calls.length, 2);
+  });
+
+  test('disable: unknown coin is NoSuchCoin; passive keeps tokens; force lists them; disableToken records TokenDisabled', async () => {
+    const log = await openLog();
+    const chain = fakeChain();
+    const registry = new CoinRegistry({ log, activateCoin: chain.activateCoin });
+    await assert.rejects(registry.disable('ETH', false), (e) => isActivationError(e) && e.errorType === ErrorType.NoSuchCoin && e.message === 'No such coin: ETH');
+    const pending = registry.activate(plan('ETH', ['USDT-ERC20', 'DAI-ERC20']));
+    await assert.rejects(registry.disable('ETH', true), (e) => isActivationError(e) && e.errorType === ErrorType.NoSuchCoin, 'not while activating');
+    chain.last().resolve(coin('ETH', ['USDT-ERC20', 'DAI-ERC20']));
+    await pending;
+
+    await registry.disableToken('ETH', 'DAI-ERC20');
+    assert.deepEqual(registry.view('ETH').coin?.tokens.map((t) => t.ticker), ['USDT-ERC20']);
+    const noSuchToken = (ticker: string) => (e: unknown) =>
+      isActivationError(e) && e.errorType === ErrorType.NoSuchCoin && e.message === `No such coin: ${ticker}`;
+    await assert.rejects(registry.disableToken('ETH', 'DAI-ERC20'), noSuchToken('DAI-ERC20'), 'already disabled');
+    await assert.rejects(registry.disableToken('BNB', 'USDT-ERC20'), noSuchToken('USDT-ERC20'), 'unknown platform');
+    assert.deepEqual(await registry.disable('ETH', false), { passivized: true, tokens: [] });
+    assert.equal(registry.view('ETH').state, 'passive');
+    assert.deepEqual(registry.enabled().map((v) => [v.ticker, v.state]), [['ETH', 'passive']]);
+    assert.deepEqual(await registry.disable('ETH', true), { passivized: false, tokens: ['USDT-ERC20'] });
+    assert.equal(registry.view('ETH').state, 'inactive');
+    assert.deepEqual(registry.enabled(), []);
+    const events = await stored(log);
+    assert.deepEqual(typesOf(events), [
+      'coin.ETH:ActivationRequested',
+      'coin.ETH:CoinActivated',
+      'coin.ETH:TokenDisabled',
+      'coin.ETH:CoinPassivated',
+      'coin.ETH:CoinDisabled',
+    ]);
+    assert.deepEqual(events.at(-1)?.data, { ticker: 'ETH', tokens: ['USDT-ERC20'] });
+    await registry.stop();
+  });
+});
