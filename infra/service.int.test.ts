@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEvmDevnet, type EvmDevnet } from './devnet/index.ts';
+import type { EvmDevnet } from './devnet/index.ts';
 import { isConfigError, loadNodeConfig } from './config/index.ts';
 import { startService } from './service.ts';
 import { EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
@@ -11,24 +11,19 @@ import { LOG_FILE } from '../events/embeddedEventLog.ts';
 import type { StoredEvent } from '../spec/events.ts';
 import { devnetCoins } from './devnet/devnetCoins.ts';
 import {
-  DEVNET_CHAIN_ID,
-  TEST_ADDRESS,
   TEST_PASSPHRASE,
   TEST_PASSWORD,
   enableEthParams,
   startStack,
+  startTestDevnet,
   type Stack,
 } from './testing/stack.ts';
 
 let devnet: EvmDevnet;
 before(async () => {
-  devnet = await startEvmDevnet({
-    chainId: DEVNET_CHAIN_ID,
-    fund: [{ address: TEST_ADDRESS, wei: 2n * 10n ** 18n }],
-    tokens: [
-      { symbol: 'USDT', decimals: 6, mint: [{ address: TEST_ADDRESS, amount: 1_000_000n }] },
-      { symbol: 'DAI', decimals: 18, mint: [{ address: TEST_ADDRESS, amount: 10n ** 18n }] },
-    ],
+  devnet = await startTestDevnet({
+    nativeWei: 2n * 10n ** 18n,
+    tokens: [{ symbol: 'USDT', decimals: 6, amount: 1_000_000n }, { symbol: 'DAI', decimals: 18, amount: 10n ** 18n }],
   });
 });
 after(() => devnet.stop());

@@ -51,16 +51,23 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** A devnet on DEVNET_CHAIN_ID with the test wallet funded and each token minted to it. */
+export function startTestDevnet(options: { nativeWei?: bigint; tokens?: readonly TestToken[] } = {}): Promise<EvmDevnet> {
+  return startEvmDevnet({
+    chainId: DEVNET_CHAIN_ID,
+    fund: [{ address: TEST_ADDRESS, wei: options.nativeWei ?? 1_234_500_000_000_000_000n }],
+    tokens: (options.tokens ?? []).map((t) => ({
+      symbol: t.symbol,
+      decimals: t.decimals,
+      mint: t.amount === 0n ? [] : [{ address: TEST_ADDRESS, amount: t.amount }],
+    })),
+  });
+}
+
 /** Starts a devnet (unless given), writes MM2.json and coins to a temp dir, loads them, starts the service. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const tokens = options.tokens ?? [];
-  const devnet =
-    options.devnet ??
-    (await startEvmDevnet({
-      chainId: DEVNET_CHAIN_ID,
-      fund: [{ address: TEST_ADDRESS, wei: options.nativeWei ?? 1_234_500_000_000_000_000n }],
-      tokens: tokens.map((t) => ({ symbol: t.symbol, decimals: t.decimals, mint: [{ address: TEST_ADDRESS, amount: t.amount }] })),
-    }));
+  const devnet = options.devnet ?? (await startTestDevnet({ tokens, ...(options.nativeWei === undefined ? {} : { nativeWei: options.nativeWei }) }));
   const dir = await mkdtemp(join(tmpdir(), 'coin-activation-'));
   const coins = [...devnetCoins(devnet), ...(options.extraCoins ?? [])];
   await writeFile(join(dir, 'coins'), JSON.stringify(coins));

@@ -1,24 +1,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Interface, getBigInt, toQuantity } from 'ethers';
-import { startEvmDevnet, startLatencyProxy, type EvmDevnet } from '../../infra/devnet/index.ts';
-import { DEVNET_CHAIN_ID, TEST_ADDRESS, TEST_PASSWORD, enableEthParams, startStack, type Stack } from '../../infra/testing/stack.ts';
+import { startLatencyProxy, type EvmDevnet } from '../../infra/devnet/index.ts';
+import { TEST_ADDRESS, TEST_PASSWORD, enableEthParams, startStack, startTestDevnet, type Stack } from '../../infra/testing/stack.ts';
 
 /** Legacy `get_enabled_coins`, `disable_coin` and `my_balance` against a real devnet (behaviour notes §10). */
 
 const erc20 = new Interface(['function mint(address to, uint256 amount)', 'function balanceOf(address) view returns (uint256)']);
-const ALL_TOKENS = ['USDT-ERC20', 'DAI-ERC20', 'LINK-ERC20'];
 
 let devnet: EvmDevnet;
 before(async () => {
-  devnet = await startEvmDevnet({
-    chainId: DEVNET_CHAIN_ID,
-    fund: [{ address: TEST_ADDRESS, wei: 1_234_500_000_000_000_001n }],
-    tokens: [
-      { symbol: 'USDT', decimals: 6, mint: [{ address: TEST_ADDRESS, amount: 1_234_567_891n }] },
-      { symbol: 'DAI', decimals: 18, mint: [{ address: TEST_ADDRESS, amount: 5n * 10n ** 18n + 1n }] },
-      { symbol: 'LINK', decimals: 8, mint: [] },
-    ],
+  devnet = await startTestDevnet({
+    nativeWei: 1_234_500_000_000_000_001n,
+    tokens: [{ symbol: 'USDT', decimals: 6, amount: 1_234_567_891n }, { symbol: 'DAI', decimals: 18, amount: 5n * 10n ** 18n + 1n }, { symbol: 'LINK', decimals: 8, amount: 0n }],
   });
 });
 after(() => devnet.stop());

@@ -2,29 +2,24 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startEvmDevnet, refusedUrl, startSilentNode, startLatencyProxy, type EvmDevnet } from '../../infra/devnet/index.ts';
+import { refusedUrl, startSilentNode, startLatencyProxy, type EvmDevnet } from '../../infra/devnet/index.ts';
 import { ManualClock } from '../../infra/clock/manualClock.ts';
 import { enableEthWithTokensResult } from '../../spec/enableEthWithTokens.ts';
 import {
-  DEVNET_CHAIN_ID,
   TEST_ADDRESS,
   TEST_PASSPHRASE,
   TEST_PASSWORD,
   enableEthParams,
   startStack,
+  startTestDevnet,
   type Stack,
 } from '../../infra/testing/stack.ts';
 
 let devnet: EvmDevnet;
 before(async () => {
-  devnet = await startEvmDevnet({
-    chainId: DEVNET_CHAIN_ID,
-    fund: [{ address: TEST_ADDRESS, wei: 1_234_500_000_000_000_001n }],
-    tokens: [
-      { symbol: 'USDT', decimals: 6, mint: [{ address: TEST_ADDRESS, amount: 1_234_567_891n }] },
-      { symbol: 'DAI', decimals: 18, mint: [{ address: TEST_ADDRESS, amount: 5n * 10n ** 18n + 1n }] },
-      { symbol: 'NIL', decimals: 8, mint: [] },
-    ],
+  devnet = await startTestDevnet({
+    nativeWei: 1_234_500_000_000_000_001n,
+    tokens: [{ symbol: 'USDT', decimals: 6, amount: 1_234_567_891n }, { symbol: 'DAI', decimals: 18, amount: 5n * 10n ** 18n + 1n }, { symbol: 'NIL', decimals: 8, amount: 0n }],
   });
 });
 after(() => devnet.stop());
