@@ -2,7 +2,7 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import { parseCoinProtocol, protocolTypeName } from '../spec/coins.ts';
 import type { CoinsConfig } from '../infra/config/index.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
-import type { ActivatedCoin, ActivationPlan, Balance } from '../machines/activation.types.ts';
+import { KeyPolicy, type ActivatedCoin, type ActivationPlan, type Balance } from '../machines/activation.types.ts';
 import type { ChainFamily, PlatformActivationCommand } from './chainFamily.ts';
 import type { CoinRegistry } from './coinRegistry.ts';
 
@@ -42,9 +42,25 @@ export class ActivationService {
     return this.#registry.activate(this.planPlatform(command));
   }
 
+  /**
+   * BIP32 path a hardware key reads for `ticker`: the coin's `derivation_path` plus account 0,
+   * External chain, address 0 (notes §6).
+   */
+  hardwarePath(ticker: string): string {
+    const path = this.#coins.find(ticker)?.derivation_path;
+    if (path === undefined) {
+      const message = `coin ${ticker} has no derivation_path in the coins file: a hardware key cannot derive its address`;
+      throw new ActivationError(ErrorType.InvalidRequest, message, message);
+    }
+    return `${path}/0'/0/0`;
+  }
+
   /** Platform config → protocol parse → a family that serves the protocol → the family's checks. */
   planPlatform(command: PlatformActivationCommand): ActivationPlan {
     const { ticker } = command;
+    if (command.keyPolicy === KeyPolicy.RemoteWallet) {
+      throw new ActivationError(ErrorType.PrivKeyNotAllowed, 'RemoteWallet policy needs a connected remote-wallet session; none is known');
+    }
     const platform = this.#coins.find(ticker);
     if (platform === undefined) {
       throw new ActivationError(ErrorType.PlatformConfigIsNotFound, `Platform ${ticker} config is not found`, ticker);

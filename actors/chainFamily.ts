@@ -1,6 +1,7 @@
 import type { CoinEntry, CoinProtocol } from '../spec/coins.ts';
 import type { CoinsConfig } from '../infra/config/index.ts';
 import type {
+  KeyPolicy,
   ActivatedCoin,
   ActivationPlan,
   ActivationVia,
@@ -22,6 +23,7 @@ export interface PlatformActivationCommand {
   readonly nodes: readonly NodeSpec[];
   readonly tokens: readonly { readonly ticker: string; readonly requiredConfirmations?: number }[];
   readonly getBalances: boolean;
+  readonly keyPolicy: KeyPolicy;
   /** EVM swap contracts (required there, omitted for TRON); checked by the family. */
   readonly swapContractAddress?: string;
   readonly fallbackSwapContract?: string;

@@ -15,6 +15,21 @@ export interface CoinView {
   readonly ticker: string;
   readonly state: 'inactive' | 'activating' | 'active' | 'passive';
   readonly coin: ActivatedCoin | null;
+  /** Number of the latest accepted activation (0: none this session). */
+  readonly attempt: number;
+}
+
+/** Held by a task from `init` until it ends, so nothing else activates its coin meanwhile. */
+export interface Reservation {
+  readonly ticker: string;
+  release(): void;
+}
+
+export interface ActivateOptions {
+  /** The caller's reservation of the ticker (tasks); without one a reserved ticker is refused. */
+  readonly reservation?: Reservation;
+  /** Called when the chain work is done, before the outcome is durable. */
+  readonly onChainRead?: () => void;
 }
 
 /**
@@ -28,6 +43,7 @@ export class CoinRegistry {
   readonly #lastWrite = new Map<string, Promise<unknown>>();
   readonly #log: EventLog;
   readonly #activateCoin: ActivateCoin;
+  readonly #reserved = new Map<string, Reservation>();
   #stopped = false;
 
   constructor(deps: { log: EventLog; activateCoin: ActivateCoin }) {
@@ -35,18 +51,36 @@ export class CoinRegistry {
     this.#activateCoin = deps.activateCoin;
   }
 
-  /** Throws `PlatformIsAlreadyActivated` unless `ticker` may start an activation now. */
-  assertCanActivate(ticker: string): void {
+  /**
+   * Throws `PlatformIsAlreadyActivated` unless `ticker` may start an activation now: it is neither
+   * activating, active, nor reserved by a running task (other than the holder of `reservation`).
+   */
+  assertCanActivate(ticker: string, reservation?: Reservation): void {
     const state = this.view(ticker).state;
-    if (state === 'activating' || state === 'active') {
+    const reservedByOther = this.#reserved.has(ticker) && this.#reserved.get(ticker) !== reservation;
+    if (state === 'activating' || state === 'active' || reservedByOther) {
       throw new ActivationError(ErrorType.PlatformIsAlreadyActivated, ticker, ticker);
     }
   }
 
-  /** Starts the activation of `plan` and resolves with the coin once `CoinActivated` is durable. */
-  activate(plan: ActivationPlan): Promise<ActivatedCoin> {
+  /** Reserves `ticker` for a task (synchronously, after the same check as `activate`). */
+  reserve(ticker: string): Reservation {
     if (this.#stopped) throw new ActivationError(ErrorType.InternalError, 'the service is stopping');
-    this.assertCanActivate(plan.ticker);
+    this.assertCanActivate(ticker);
+    const reservation: Reservation = {
+      ticker,
+      release: () => {
+        if (this.#reserved.get(ticker) === reservation) this.#reserved.delete(ticker);
+      },
+    };
+    this.#reserved.set(ticker, reservation);
+    return reservation;
+  }
+
+  /** Starts the activation of `plan` and resolves with the coin once `CoinActivated` is durable. */
+  activate(plan: ActivationPlan, options: ActivateOptions = {}): Promise<ActivatedCoin> {
+    if (this.#stopped) throw new ActivationError(ErrorType.InternalError, 'the service is stopping');
+    this.assertCanActivate(plan.ticker, options.reservation);
     const actor = this.#actorFor(plan.ticker);
     actor.send({ type: 'ACTIVATE', plan });
     const attempt = actor.getSnapshot().context.attempt;
@@ -65,6 +99,7 @@ export class CoinRegistry {
           sub.unsubscribe();
           const { coin, lastError } = snapshot.context;
           if (snapshot.matches('active') && coin !== null) {
+            options.onChainRead?.();
             resolve({ ...coin, tokens: coin.tokens.filter((t) => plan.tokens.includes(t.ticker)) });
           } else {
             reject(lastError ?? new ActivationError(ErrorType.InternalError, `activation of ${plan.ticker} was cancelled`));
@@ -116,8 +151,8 @@ export class CoinRegistry {
   /** The state of a platform coin (inactive when never seen this session). */
   view(ticker: string): CoinView {
     const snapshot = this.#actors.get(ticker)?.getSnapshot();
-    if (!snapshot) return { ticker, state: 'inactive', coin: null };
-    return { ticker, state: snapshot.value as CoinView['state'], coin: snapshot.context.coin };
+    if (!snapshot) return { ticker, state: 'inactive', coin: null, attempt: 0 };
+    return { ticker, state: snapshot.value as CoinView['state'], coin: snapshot.context.coin, attempt: snapshot.context.attempt };
   }
 
   /** Every platform that is active or passive, with its coin. */

@@ -36,7 +36,7 @@ export function readBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
   };
 }
 
-function integerFrom(env: NodeJS.ProcessEnv, name: string, min: number): number | undefined {
+export function integerFrom(env: NodeJS.ProcessEnv, name: string, min: number): number | undefined {
   const text = env[name];
   if (text === undefined || text.trim() === '') return undefined;
   const value = Number(text);

@@ -21,11 +21,18 @@ export function fileTimestamp(date: Date): string {
   return date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 }
 
-/** Writes `report` to `enable-eth-with-tokens-<timestamp>.json` and `latest.json`; returns both paths. */
-export async function saveResults(report: unknown, date: Date): Promise<string[]> {
+/**
+ * Writes `report` to `<name>-<timestamp>.json` and to `latest` (defaults: the enable_eth_with_tokens
+ * bench's `enable-eth-with-tokens-…` and `latest.json`); returns both paths.
+ */
+export async function saveResults(
+  report: unknown,
+  date: Date,
+  { name = 'enable-eth-with-tokens', latest = 'latest.json' }: { name?: string; latest?: string } = {},
+): Promise<string[]> {
   await mkdir(RESULTS_DIR, { recursive: true });
   const text = `${JSON.stringify(report, null, 2)}\n`;
-  const paths = [join(RESULTS_DIR, `enable-eth-with-tokens-${fileTimestamp(date)}.json`), join(RESULTS_DIR, 'latest.json')];
+  const paths = [join(RESULTS_DIR, `${name}-${fileTimestamp(date)}.json`), join(RESULTS_DIR, latest)];
   for (const path of paths) await writeFile(path, text);
   return paths;
 }

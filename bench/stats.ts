@@ -14,3 +14,10 @@ export function summarize(values: readonly number[]): Summary {
   const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   return { median, min: sorted[0]!, max: sorted[sorted.length - 1]! };
 }
+
+/** The `p`-th percentile (0–100) of an ascending-sorted, non-empty sample, by nearest rank. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) throw new Error('cannot take a percentile of an empty sample');
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1]!;
+}

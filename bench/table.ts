@@ -30,7 +30,7 @@ function targetCell(row: Row): string {
 }
 
 /** A Markdown-style table; the first column left-aligned, the others right-aligned. */
-function renderTable(headers: readonly string[], cells: readonly (readonly string[])[]): string[] {
+export function renderTable(headers: readonly string[], cells: readonly (readonly string[])[]): string[] {
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (values: readonly string[]) => `| ${values.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join(' | ')} |`;
   return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)];

@@ -23,5 +23,7 @@ export interface EventLog {
 
 /** Stream name of a coin's aggregate. */
 export const coinStream = (ticker: string): string => `coin.${ticker}`;
+/** Stream name of an `task::enable_eth` task. */
+export const taskStream = (taskId: number): string => `task.${taskId}`;
 /** Stream of node-level events (session starts). */
 export const NODE_STREAM = 'node';

@@ -4,6 +4,9 @@ import { CoinRegistry } from '../actors/coinRegistry.ts';
 import { EmbeddedEventLog } from '../events/embeddedEventLog.ts';
 import { NODE_STREAM } from '../events/eventLog.ts';
 import { EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
+import { TaskStatusProjection } from '../events/projections/taskStatus.ts';
+import { EnableEthTasks, type TaskTimeouts } from '../actors/enableEthTasks.ts';
+import type { HardwareWallet } from './hardware/hardwareWallet.ts';
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import { AuthGuard } from '../rpc/auth.ts';
 import { createDispatcher } from '../rpc/dispatcher.ts';
@@ -23,6 +26,10 @@ export interface ServiceOptions {
   /** Port override (0 = any free port, for tests); default the config's `rpcport`. */
   readonly port?: number;
   readonly evm?: { readonly nodeTimeoutMs?: number; readonly batchSize?: number };
+  /** Overrides the config's hardware timeouts (tests). */
+  readonly taskTimeouts?: TaskTimeouts;
+  /** Overrides the device adapter (default: `@trezor/connect` over UDP, loaded on first use). */
+  readonly hardware?: () => Promise<HardwareWallet>;
 }
 
 /** A running service: its RPC address, its parts (for tests and tools), and a clean stop. */
@@ -32,6 +39,7 @@ export interface RunningService {
   readonly service: ActivationService;
   readonly log: EmbeddedEventLog;
   readonly registry: CoinRegistry;
+  readonly tasks: EnableEthTasks;
   stop(): Promise<void>;
 }
 
@@ -47,8 +55,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const log = await EmbeddedEventLog.open({ dir: config.dbdir, sessionId, clock });
   try {
     const enabledCoins = new EnabledCoinsProjection();
-    for await (const event of log.read()) enabledCoins.apply(event);
-    log.subscribe((event) => enabledCoins.apply(event));
+    const taskStatuses = new TaskStatusProjection();
+    for await (const event of log.read()) {
+      enabledCoins.apply(event);
+      taskStatuses.apply(event);
+    }
+    log.subscribe((event) => {
+      enabledCoins.apply(event);
+      taskStatuses.apply(event);
+    });
     await log.append(NODE_STREAM, [
       { type: 'SessionStarted', data: { sessionId, version: SERVICE_VERSION, derivationMethod: keys.derivationMethod } },
     ]);
@@ -56,8 +71,22 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const families = [createEvmFamily({ keys, clock, ...options.evm })];
     const registry = new CoinRegistry({ log, activateCoin: (plan, signal) => service.activate(plan, signal) });
     const service: ActivationService = new ActivationService({ coins: config.coins, families, registry, enabledCoins });
+    const hw = config.hardwareWallet;
+    const hardware: LazyHardware = options.hardware
+      ? Object.assign(options.hardware, { close: async () => undefined })
+      : lazyHardware({ udpHost: hw.udpHost, udpPort: hw.udpPort, clock });
+    const tasks = new EnableEthTasks({
+      log,
+      registry,
+      service,
+      statuses: taskStatuses,
+      clock,
+      timeouts: options.taskTimeouts ?? { connectMs: hw.connectTimeoutMs, pinMs: hw.pinTimeoutMs },
+      hardware,
+    });
+    await tasks.recordInterrupted(sessionId);
     const auth = new AuthGuard({ rpcPassword: config.rpcPassword.reveal(), clock });
-    const dispatcher = createDispatcher({ ...buildMethodTables(service), auth });
+    const dispatcher = createDispatcher({ ...buildMethodTables(service, tasks), auth });
     const http = await startHttpServer({ host: config.rpcip, port: options.port ?? config.rpcport, dispatcher });
 
     return {
@@ -66,11 +95,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       service,
       log,
       registry,
+      tasks,
       async stop() {
+        await tasks.stop();
         // Abort activations first: their requests then answer at once instead of holding the
         // HTTP close (a silent node could otherwise delay shutdown by its whole timeout).
         await registry.stop();
         await http.close();
+        await hardware.close();
         await log.close();
       },
     };
@@ -79,6 +111,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw error;
   }
 }
+
+/** The `@trezor/connect` adapter, imported and created on first use only. */
+function lazyHardware(options: { udpHost: string; udpPort: number; clock: Clock }): LazyHardware {
+  let wallet: Promise<HardwareWallet> | undefined;
+  const get = () =>
+    (wallet ??= import('./hardware/trezorConnectWallet.ts').then((m) => m.createTrezorConnectWallet(options)));
+  // Its transport polls and would keep the process alive: release it on stop, if it was ever made.
+  return Object.assign(get, { close: async () => (wallet ? (await wallet).close() : undefined) });
+}
+
+type LazyHardware = (() => Promise<HardwareWallet>) & { close(): Promise<void> };
 
 function keyProviderFor(config: NodeConfig): KeyProvider {
   if (config.enableHd) {

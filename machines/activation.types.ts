@@ -17,6 +17,18 @@ export type ActivationVia = (typeof ActivationVia)[keyof typeof ActivationVia];
 
 export { DerivationMethod } from '../spec/derivationMethod.ts';
 
+/** Where the activation's key comes from (spec PrivKeyPolicy, less what this native build refuses). */
+export const KeyPolicy = { ContextPrivKey: 'ContextPrivKey', Hardware: 'Hardware', RemoteWallet: 'RemoteWallet' } as const;
+export type KeyPolicy = (typeof KeyPolicy)[keyof typeof KeyPolicy];
+
+/** A key already obtained outside the key provider (a hardware device), at a BIP32 path. */
+export interface ResolvedKey {
+  /** Uncompressed public key, `04` + 128 hex. */
+  readonly uncompressedHex: string;
+  readonly address: string;
+  readonly derivationPath: string;
+}
+
 /** A validated activation: everything checked that can be checked without the chain. */
 export interface ActivationPlan {
   readonly ticker: string;
@@ -26,6 +38,8 @@ export interface ActivationPlan {
   readonly getBalances: boolean;
   /** Family-specific validated parameters (nodes, contracts). Never logged, never in an event. */
   readonly params: unknown;
+  /** Set for hardware keys: activate this key's address instead of asking the key provider. */
+  readonly key?: ResolvedKey;
 }
 
 /** Integer balances in the coin's smallest unit. */
@@ -49,6 +63,8 @@ export interface ActivatedCoin {
   /** Uncompressed public key, `04` + 128 hex. */
   readonly pubkey: string;
   readonly derivationMethod: DerivationMethod;
+  /** BIP32 path of the address (HD and hardware keys). */
+  readonly derivationPath?: string;
   readonly currentBlock: number;
   readonly decimals: number;
   readonly balance?: Balance;
@@ -68,9 +84,12 @@ function tokenInfo(token: ActivatedToken): ActivatedTokenInfo {
     : { ticker, contractAddress, decimals, balance: balanceInfo(balance, decimals) };
 }
 
-/** The `CoinActivated` event of a coin: formatted amounts, no connection details. */
-export function coinActivatedEvent(coin: ActivatedCoin, attempt: number): EventOf<'CoinActivated'> {
-  const data: EventOf<'CoinActivated'>['data'] = {
+/** The formatted, secret-free summary of an activation: the data of its `CoinActivated` event. */
+export type ActivationSummary = EventOf<'CoinActivated'>['data'];
+
+/** Summarizes a coin: decimal-string amounts, no connection details. */
+export function summarizeActivation(coin: ActivatedCoin, attempt: number): ActivationSummary {
+  const data: ActivationSummary = {
     ticker: coin.ticker,
     family: coin.family,
     address: coin.address,
@@ -81,5 +100,11 @@ export function coinActivatedEvent(coin: ActivatedCoin, attempt: number): EventO
     attempt,
   };
   if (coin.balance !== undefined) data.balance = balanceInfo(coin.balance, coin.decimals);
-  return { type: 'CoinActivated', data };
+  if (coin.derivationPath !== undefined) data.derivationPath = coin.derivationPath;
+  return data;
+}
+
+/** The `CoinActivated` event of a coin. */
+export function coinActivatedEvent(coin: ActivatedCoin, attempt: number): EventOf<'CoinActivated'> {
+  return { type: 'CoinActivated', data: summarizeActivation(coin, attempt) };
 }

@@ -40,6 +40,19 @@ export const NodeConfigFileSchema = Type.Object(
     coins: Type.Optional(
       Type.Array(Type.Unknown(), { description: 'an array of coin entries (used instead of the coins file)' }),
     ),
+    hardware_wallet: Type.Object(
+      {
+        udp_host: Type.String({ default: '127.0.0.1' }),
+        udp_port: Type.Integer({ minimum: 1, maximum: 65535, default: 21324 }),
+        connect_timeout_s: Type.Number({ exclusiveMinimum: 0, default: 300 }),
+        pin_timeout_s: Type.Number({ exclusiveMinimum: 0, default: 300 }),
+      },
+      {
+        default: {},
+        additionalProperties: false,
+        description: 'an object {udp_host, udp_port, connect_timeout_s, pin_timeout_s}',
+      },
+    ),
   },
   { additionalProperties: true },
 );

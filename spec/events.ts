@@ -51,6 +51,8 @@ export const CoinActivated = event(
     balance: Type.Optional(Balance),
     tokens: Type.Array(ActivatedToken),
     attempt: Type.Integer(),
+    /** BIP32 path of the address (HD and hardware keys). */
+    derivationPath: Type.Optional(Type.String()),
   }),
 );
 export const ActivationFailed = event(
@@ -71,6 +73,38 @@ export const CoinDisabled = event(
 );
 export const TokenDisabled = event('TokenDisabled', Type.Object({ ticker: Type.String(), platform: Type.String() }));
 
+/** A task's progress as `task::enable_eth::status` reports it while it runs. */
+export const TaskProgressed = event(
+  'TaskProgressed',
+  Type.Object({
+    taskId: Type.Integer(),
+    status: Type.Union([Type.Literal('InProgress'), Type.Literal('UserActionRequired')]),
+    details: Type.String(),
+  }),
+);
+export const TaskCreated = event(
+  'TaskCreated',
+  Type.Object({
+    taskId: Type.Integer(),
+    ticker: Type.String(),
+    tokens: Type.Array(Type.String()),
+    keyPolicy: Type.String(),
+    getBalances: Type.Boolean(),
+  }),
+);
+/** The user answered the device's PIN request (the PIN itself is never recorded). */
+export const HardwarePinEntered = event('HardwarePinEntered', Type.Object({ taskId: Type.Integer() }));
+export const TaskSucceeded = event(
+  'TaskSucceeded',
+  Type.Object({ taskId: Type.Integer(), activation: CoinActivated.properties.data }),
+);
+export const TaskFailed = event('TaskFailed', Type.Object({ taskId: Type.Integer(), error: ErrorInfo }));
+export const TaskCancelled = event('TaskCancelled', Type.Object({ taskId: Type.Integer() }));
+/** A finished task's result was read with `forget_if_finished`; it is no longer answered. */
+export const TaskForgotten = event('TaskForgotten', Type.Object({ taskId: Type.Integer() }));
+/** A task was still running when the service stopped; recorded on the next start. */
+export const TaskInterrupted = event('TaskInterrupted', Type.Object({ taskId: Type.Integer(), sessionId: Type.String() }));
+
 /** Any domain event, before the log gives it an identity. */
 export const DomainEvent = Type.Union([
   SessionStarted,
@@ -81,6 +115,14 @@ export const DomainEvent = Type.Union([
   CoinPassivated,
   CoinDisabled,
   TokenDisabled,
+  TaskCreated,
+  TaskProgressed,
+  HardwarePinEntered,
+  TaskSucceeded,
+  TaskFailed,
+  TaskCancelled,
+  TaskForgotten,
+  TaskInterrupted,
 ]);
 export type DomainEvent = Static<typeof DomainEvent>;
 export type DomainEventType = DomainEvent['type'];

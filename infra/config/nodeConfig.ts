@@ -24,6 +24,13 @@ export interface NodeSettings {
   readonly gui: string | undefined;
   readonly netid: number | undefined;
   readonly allowWeakPassword: boolean;
+  /** Hardware-wallet transport (emulator-protocol UDP) and the waits of a hardware task. */
+  readonly hardwareWallet: {
+    readonly udpHost: string;
+    readonly udpPort: number;
+    readonly connectTimeoutMs: number;
+    readonly pinTimeoutMs: number;
+  };
   /** The inline `coins` array, when MM2.json has one (it then replaces the coins file). */
   readonly inlineCoins: readonly unknown[] | undefined;
   /** Keys this schema does not know, verbatim and frozen, for later features (`nats`, `node_id`, …). */
@@ -80,6 +87,12 @@ export function parseNodeSettings(value: unknown, label: string, cwd: string): N
     gui: file.gui,
     netid: file.netid,
     allowWeakPassword: file.allow_weak_password,
+    hardwareWallet: {
+      udpHost: file.hardware_wallet.udp_host,
+      udpPort: file.hardware_wallet.udp_port,
+      connectTimeoutMs: Math.round(file.hardware_wallet.connect_timeout_s * 1000),
+      pinTimeoutMs: Math.round(file.hardware_wallet.pin_timeout_s * 1000),
+    },
     inlineCoins: file.coins,
     extras: deepFreeze(extras),
   };

@@ -17,6 +17,11 @@ export interface SilentNode {
   url: string;
   /** Connections accepted since start (including ones already closed). */
   connections(): number;
+  /**
+   * Every connection accepted so far, in order: whether it is still open and how many bytes it
+   * received (a client that aborted its request has closed the socket that carried it).
+   */
+  sockets(): { open: boolean; bytes: number }[];
   /** Destroys open sockets and closes the listener. Idempotent. */
   stop(): Promise<void>;
 }
@@ -28,12 +33,19 @@ export interface SilentNode {
 export async function startSilentNode(options: { host?: string; port?: number } = {}): Promise<SilentNode> {
   const host = options.host ?? LOOPBACK_HOST;
   const openSockets = new Set<Socket>();
+  const seen: { open: boolean; bytes: number }[] = [];
   let accepted = 0;
   const server = createServer((socket) => {
     accepted += 1;
+    const record = { open: true, bytes: 0 };
+    seen.push(record);
     openSockets.add(socket);
     socket.on('error', () => {});
-    socket.on('close', () => openSockets.delete(socket));
+    socket.on('data', (chunk: Buffer) => (record.bytes += chunk.length));
+    socket.on('close', () => {
+      record.open = false;
+      openSockets.delete(socket);
+    });
     socket.resume();
   });
   const port = await listen(server, host, options.port ?? 0);
@@ -41,6 +53,7 @@ export async function startSilentNode(options: { host?: string; port?: number } 
   return {
     url: httpUrl(host, port),
     connections: () => accepted,
+    sockets: () => seen.map((r) => ({ ...r })),
     stop: () =>
       (stopping ??= closeServer(server, () => {
         for (const socket of openSockets) socket.destroy();

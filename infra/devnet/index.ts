@@ -13,3 +13,4 @@ export { compileSolidity, compileSolidityFile, type CompiledContract, type Compi
 export { startJsonRpcServer, type JsonRpcHandler, type JsonRpcServer, type JsonRpcServerOptions } from './jsonRpcServer.ts';
 export { refusedUrl, startSilentNode, type SilentNode } from './faultyNodes.ts';
 export { startLatencyProxy, type LatencyProxy, type LatencyProxyOptions, type LatencyProxyStats } from './latencyProxy.ts';
+export { startDeviceDouble, pinToPositions, TEST_MNEMONIC, type DeviceDouble } from './hardware/deviceDouble.ts';

@@ -64,6 +64,12 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     }
   }
 
+  /** The key provider's key for the platform (no path: Iguana). */
+  async function softwareKey(params: EvmPlanParams): Promise<{ uncompressedHex: string; address: string; derivationPath?: string }> {
+    const publicKey = await options.keys.publicKey(params.platform);
+    return { uncompressedHex: publicKey.uncompressedHex, address: evmAddress(publicKey) };
+  }
+
   return {
     id: ChainFamilyId.Evm,
     platformProtocols: ['ETH'],
@@ -92,9 +98,9 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
 
     async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
       const params = plan.params as EvmPlanParams;
-      const publicKey = await options.keys.publicKey(params.platform);
+      const key = plan.key ?? (await softwareKey(params));
       signal.throwIfAborted();
-      const address = evmAddress(publicKey);
+      const address = key.address;
       const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes };
       const read = await withNodes(connection, signal, (provider) =>
         readAccount(provider, address, params.tokens, plan.getBalances),
@@ -105,8 +111,9 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
         ticker: plan.ticker,
         family: ChainFamilyId.Evm,
         address,
-        pubkey: publicKey.uncompressedHex,
-        derivationMethod: options.keys.derivationMethod,
+        pubkey: key.uncompressedHex,
+        derivationMethod: plan.key === undefined ? options.keys.derivationMethod : 'HDWallet',
+        ...(key.derivationPath === undefined ? {} : { derivationPath: key.derivationPath }),
         currentBlock: read.currentBlock,
         decimals: params.decimals,
         ...(read.native === undefined ? {} : { balance: balanceOf(read.native)! }),

@@ -35,6 +35,10 @@ export interface StackOptions {
   /** Reuse a devnet across stacks (faster suites). */
   readonly devnet?: EvmDevnet;
   readonly dbdir?: string;
+  /** Device adapter (tests use a fake `HardwareWallet`). */
+  readonly hardware?: ServiceOptions['hardware'];
+  /** Hardware waits (connect, PIN) of `task::enable_eth` tasks. */
+  readonly taskTimeouts?: ServiceOptions['taskTimeouts'];
 }
 
 export interface Stack {
@@ -76,7 +80,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     JSON.stringify({ rpc_password: TEST_PASSWORD, passphrase: TEST_PASSPHRASE, dbdir: options.dbdir ?? join(dir, 'db') }),
   );
   const config = await loadNodeConfig({ cwd: dir, env: {} });
-  const service = await startService({ config, port: 0, clock: options.clock ?? new ManualClock(Date.now()), evm: options.evm });
+  const service = await startService({
+    config,
+    port: 0,
+    clock: options.clock ?? new ManualClock(Date.now()),
+    evm: options.evm,
+    ...(options.hardware === undefined ? {} : { hardware: options.hardware }),
+    ...(options.taskTimeouts === undefined ? {} : { taskTimeouts: options.taskTimeouts }),
+  });
   const post = async (body: unknown) => {
     const res = await fetch(service.url, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
     const text = await res.text();

@@ -1,12 +1,15 @@
 import type { ActivationService } from '../../actors/activationService.ts';
+import type { EnableEthTasks } from '../../actors/enableEthTasks.ts';
+import { enableEthTaskMethods } from './enableEthTask.ts';
 import type { MethodTable } from '../methods.ts';
 import { disableCoinMethod, getEnabledCoinsLegacyMethod, getEnabledCoinsV2Method, myBalanceMethod } from './coinMethods.ts';
 import { enableEthWithTokensMethod } from './enableEthWithTokens.ts';
 
 /** The service's method tables: `methods` by name, plus legacy forms of names that are also v2. */
-export function buildMethodTables(service: ActivationService): { methods: MethodTable; legacyMethods: MethodTable } {
+export function buildMethodTables(service: ActivationService, tasks: EnableEthTasks): { methods: MethodTable; legacyMethods: MethodTable } {
   return {
     methods: {
+      ...enableEthTaskMethods(tasks),
       enable_eth_with_tokens: enableEthWithTokensMethod(service),
       get_enabled_coins: getEnabledCoinsV2Method(service),
       disable_coin: disableCoinMethod(service),

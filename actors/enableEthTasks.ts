@@ -1,0 +1,182 @@
+import { createActor, fromCallback, fromPromise, type Actor } from 'xstate';
+import { ActivationError, ErrorType } from '../spec/errors.ts';
+import type { DomainEvent } from '../spec/events.ts';
+import { taskStream, type EventLog } from '../events/eventLog.ts';
+import type { TaskRecord, TaskStatusProjection } from '../events/projections/taskStatus.ts';
+import { enableEthTaskMachine, type PlannedTask } from '../machines/enableEthTask.machine.ts';
+import { KeyPolicy, summarizeActivation } from '../machines/activation.types.ts';
+import type { Clock } from '../infra/clock/clock.ts';
+import type { HardwareWallet } from '../infra/hardware/hardwareWallet.ts';
+import type { ActivationService } from './activationService.ts';
+import type { PlatformActivationCommand } from './chainFamily.ts';
+import type { CoinRegistry, Reservation } from './coinRegistry.ts';
+import { xstateClock } from './xstateClock.ts';
+import { deviceSessionActor } from './deviceSession.ts';
+
+type TaskActor = Actor<typeof enableEthTaskMachine>;
+
+export interface TaskTimeouts {
+  /** How long a task waits for the device to connect (default 300 s). */
+  readonly connectMs: number;
+  /** How long a task waits for the user's PIN (default 300 s). */
+  readonly pinMs: number;
+}
+
+export const DEFAULT_TASK_TIMEOUTS: TaskTimeouts = { connectMs: 300_000, pinMs: 300_000 };
+
+export interface EnableEthTasksDeps {
+  readonly log: EventLog;
+  readonly registry: CoinRegistry;
+  readonly service: ActivationService;
+  readonly statuses: TaskStatusProjection;
+  readonly clock: Clock;
+  readonly timeouts?: TaskTimeouts;
+  /** The device adapter, created on first use (a service that never sees a device pays nothing). */
+  readonly hardware: () => Promise<HardwareWallet>;
+}
+
+/**
+ * The task manager of `task::enable_eth::*`: gives ids (never reused: the next follows the highest
+ * in the log), runs one `enableEthTask` actor per task, persists what it emits, and answers
+ * status from the projection.
+ */
+export class EnableEthTasks {
+  readonly #deps: EnableEthTasksDeps;
+  readonly #actors = new Map<number, TaskActor>();
+  readonly #lastWrite = new Map<number, Promise<unknown>>();
+  /**
+   * Tasks cancelled or forgotten whose event may not be durable yet: they are gone from the moment
+   * the decision is taken, so a concurrent request cannot read or cancel them a second time.
+   */
+  readonly #gone = new Set<number>();
+  readonly #clock: ReturnType<typeof xstateClock>;
+  #nextId: number;
+
+  constructor(deps: EnableEthTasksDeps) {
+    this.#deps = deps;
+    this.#nextId = deps.statuses.nextTaskId;
+    this.#clock = xstateClock(deps.clock);
+  }
+
+  /**
+   * Starts a task. Fails at once only if the coin is active (or being activated); everything else
+   * (unknown ticker, bad token, dead nodes, no device) ends the task with an error later.
+   * Resolves once the task's creation is durable, so its id can never be handed out again.
+   */
+  async init(command: PlatformActivationCommand): Promise<number> {
+    const reservation = this.#deps.registry.reserve(command.ticker);
+    const taskId = this.#nextId++;
+    try {
+      await this.#persist(taskId, {
+        type: 'TaskCreated',
+        data: { taskId, ticker: command.ticker, tokens: command.tokens.map((t) => t.ticker), keyPolicy: command.keyPolicy, getBalances: command.getBalances },
+      });
+    } catch (error) {
+      reservation.release();
+      throw error;
+    }
+    const actor = this.#createActor(taskId, command, reservation);
+    this.#actors.set(taskId, actor);
+    actor.start();
+    return taskId;
+  }
+
+  /** The task's status; with `forget` a finished task is forgotten after this read. */
+  async status(taskId: number, forget: boolean): Promise<TaskRecord> {
+    const task = this.#visible(taskId, ErrorType.NoSuchTask, 400);
+    if (forget && (task.view.state === 'Ok' || task.view.state === 'Error')) {
+      this.#gone.add(taskId);
+      await this.#persist(taskId, { type: 'TaskForgotten', data: { taskId } });
+      this.#actors.delete(taskId);
+    }
+    return task;
+  }
+
+  /** Passes the device PIN to a task that awaits it. */
+  async enterPin(taskId: number, pin: string): Promise<void> {
+    this.#visible(taskId, ErrorType.NoSuchTask, 400);
+    const actor = this.#actors.get(taskId);
+    if (!actor?.getSnapshot().matches({ usingDevice: 'awaitingPin' })) {
+      throw new ActivationError(ErrorType.InternalError, `task ${taskId} is not waiting for a PIN`);
+    }
+    actor.send({ type: 'PIN_ENTERED', pin });
+    await this.#lastWrite.get(taskId);
+  }
+
+  /** Cancels a running task: its device and chain work are aborted and nothing is registered. */
+  async cancel(taskId: number): Promise<void> {
+    const task = this.#visible(taskId, ErrorType.NoSuchTask, 404);
+    const actor = this.#actors.get(taskId);
+    const running = actor?.getSnapshot().status === 'active';
+    if (!running || !actor.getSnapshot().can({ type: 'CANCEL' })) {
+      const finishing = running ? ' is finishing and' : '';
+      throw new ActivationError(ErrorType.TaskFinished, `task ${task.taskId}${finishing} can no longer be cancelled`, taskId);
+    }
+    actor.send({ type: 'CANCEL' });
+    this.#gone.add(taskId);
+    await this.#lastWrite.get(taskId);
+  }
+
+  /** Records `TaskInterrupted` for tasks a previous run left unfinished. */
+  async recordInterrupted(currentSessionId: string): Promise<void> {
+    for (const task of this.#deps.statuses.orphans(currentSessionId)) {
+      await this.#persist(task.taskId, { type: 'TaskInterrupted', data: { taskId: task.taskId, sessionId: task.sessionId } });
+    }
+  }
+
+  /** Stops every task (their work is aborted; a restart records them as interrupted). */
+  async stop(): Promise<void> {
+    for (const actor of this.#actors.values()) actor.stop();
+    await Promise.allSettled(this.#lastWrite.values());
+  }
+
+  /** The task as the projection knows it, unless unknown, cancelled or forgotten. */
+  #visible(taskId: number, errorType: typeof ErrorType.NoSuchTask, httpStatus: number): TaskRecord {
+    const task = this.#deps.statuses.get(taskId);
+    if (task === undefined || this.#gone.has(taskId) || task.view.state === 'Cancelled' || task.view.state === 'Forgotten') {
+      throw new ActivationError(errorType, `No such task '${taskId}'`, taskId, { httpStatus });
+    }
+    return task;
+  }
+
+  #createActor(taskId: number, command: PlatformActivationCommand, reservation: Reservation): TaskActor {
+    const { service, registry } = this.#deps;
+    const machine = enableEthTaskMachine.provide({
+      actors: {
+        planActivation: fromPromise<PlannedTask, { taskId: number }>(async () => {
+          const plan = service.planPlatform(command);
+          return command.keyPolicy === KeyPolicy.Hardware ? { plan, hardwarePath: service.hardwarePath(command.ticker) } : { plan };
+        }),
+        waitForDevice: fromPromise(async ({ signal }) => (await this.#deps.hardware()).waitForDevice(signal)),
+        deviceSession: deviceSessionActor(this.#deps.hardware),
+        activateCoin: fromCallback(({ input, sendBack }) => {
+          let settled = false;
+          registry.activate(input.plan, { reservation, onChainRead: () => sendBack({ type: 'CHAIN_READ' }) }).then(
+            (coin) => {
+              settled = true;
+              sendBack({ type: 'ACTIVATED', summary: summarizeActivation(coin, registry.view(coin.ticker).attempt) });
+            },
+            (error: unknown) => {
+              settled = true;
+              sendBack({ type: 'ACTIVATION_FAILED', error });
+            },
+          );
+          return () => {
+            if (!settled) void registry.cancel(input.plan.ticker);
+          };
+        }),
+      },
+    });
+    const timeouts = this.#deps.timeouts ?? DEFAULT_TASK_TIMEOUTS;
+    const actor = createActor(machine, { input: { taskId, ticker: command.ticker, timeouts }, clock: this.#clock });
+    actor.on('*', (event) => void this.#persist(taskId, event as DomainEvent).catch(() => undefined));
+    actor.subscribe({ complete: () => reservation.release(), error: () => reservation.release() });
+    return actor;
+  }
+
+  #persist(taskId: number, event: DomainEvent): Promise<unknown> {
+    const write = this.#deps.log.append(taskStream(taskId), [event]);
+    this.#lastWrite.set(taskId, write);
+    return write;
+  }
+}

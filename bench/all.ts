@@ -1,0 +1,29 @@
+/**
+ * Every bench, one after the other, each in its own process (so one's devnet, service and heap
+ * cannot disturb the next's timings): `enable_eth_with_tokens` vs the sequential baseline, then
+ * `task::enable_eth::status` polling vs a bare node:http server. Each bench's own env variables
+ * apply. Exits non-zero if any bench failed (after running the rest).
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BENCHES = ['enableEthWithTokens.bench.ts', 'taskStatus.bench.ts'] as const;
+
+function run(file: string): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./${file}`, import.meta.url))], { stdio: 'inherit' });
+    child.on('error', () => resolve(1));
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+let failed = 0;
+for (const [i, file] of BENCHES.entries()) {
+  process.stdout.write(`${i === 0 ? '' : '\n'}=== ${file} ===\n`);
+  const code = await run(file);
+  if (code !== 0) {
+    failed += 1;
+    process.stderr.write(`${file} failed (exit ${code})\n`);
+  }
+}
+process.exitCode = failed === 0 ? 0 : 1;

@@ -1,0 +1,193 @@
+import { assign, emit, fromCallback, fromPromise, not, sendTo, setup, stateIn, type AnyEventObject } from 'xstate';
+import type { DomainEvent, ErrorInfo } from '../spec/events.ts';
+import { ActivationError, ErrorType, toActivationError } from '../spec/errors.ts';
+import type { ActivationPlan, ActivationSummary, ResolvedKey } from './activation.types.ts';
+
+/**
+ * One `task::enable_eth` run (spec 3.2). In progress it reports `ActivatingCoin`,
+ * `WaitingForHardwareToConnect`, `FollowHwDeviceInstructions`, `RequestingWalletBalance`,
+ * `Finishing`, or `UserActionRequired` while the device PIN is awaited; it ends `ok`, `failed` or
+ * `cancelled`. Device and chain work are invoked actors provided by `actors/`; leaving a state
+ * stops them (their AbortSignal aborts). Timeouts run on the actor system's clock.
+ */
+
+export const TaskDetails = {
+  ActivatingCoin: 'ActivatingCoin',
+  RequestingWalletBalance: 'RequestingWalletBalance',
+  Finishing: 'Finishing',
+  WaitingForHardwareToConnect: 'WaitingForHardwareToConnect',
+  FollowHwDeviceInstructions: 'FollowHwDeviceInstructions',
+  EnterHardwarePin: 'EnterHardwarePin',
+} as const;
+
+export interface EnableEthTaskInput {
+  readonly taskId: number;
+  readonly ticker: string;
+  readonly timeouts: { readonly connectMs: number; readonly pinMs: number };
+}
+
+/** What planning yields: the plan, and for a hardware key the BIP32 path to read. */
+export interface PlannedTask {
+  readonly plan: ActivationPlan;
+  readonly hardwarePath?: string;
+}
+
+export interface EnableEthTaskContext extends EnableEthTaskInput {
+  readonly planned: PlannedTask | null;
+  readonly key: ResolvedKey | null;
+  readonly result: ActivationSummary | null;
+  readonly error: ErrorInfo | null;
+}
+
+/** Commands from the task manager. */
+export type EnableEthTaskCommand = { readonly type: 'CANCEL' } | { readonly type: 'PIN_ENTERED'; readonly pin: string };
+
+/** Reports of the invoked device session. */
+export type DeviceSessionEvent =
+  | { readonly type: 'PIN_REQUESTED' }
+  | { readonly type: 'BUTTON_REQUESTED' }
+  | { readonly type: 'KEY_READ'; readonly key: ResolvedKey }
+  | { readonly type: 'DEVICE_FAILED'; readonly error: unknown };
+
+/** Reports of the invoked coin activation. */
+export type CoinActivationReport =
+  | { readonly type: 'CHAIN_READ' }
+  | { readonly type: 'ACTIVATED'; readonly summary: ActivationSummary }
+  | { readonly type: 'ACTIVATION_FAILED'; readonly error: unknown };
+
+export type EnableEthTaskEvent = EnableEthTaskCommand | DeviceSessionEvent | CoinActivationReport;
+
+export type EnableEthTaskOutput = { readonly ok: true; readonly result: ActivationSummary } | { readonly ok: false; readonly error: ErrorInfo | null };
+
+const timedOut = (what: string, ms: number): ErrorInfo =>
+  new ActivationError(ErrorType.TaskTimedOut, `Initialization task has timed out waiting for ${what} (${ms} ms)`, { duration_ms: ms }).toJSON();
+
+const failure = (error: unknown): ErrorInfo => toActivationError(error).toJSON();
+
+export const enableEthTaskMachine = setup({
+  types: {
+    input: {} as EnableEthTaskInput,
+    context: {} as EnableEthTaskContext,
+    events: {} as EnableEthTaskEvent,
+    emitted: {} as DomainEvent,
+    output: {} as EnableEthTaskOutput,
+  },
+  actors: {
+    planActivation: fromPromise<PlannedTask, { taskId: number }>(async () => {
+      throw new Error('planActivation is provided by the task manager');
+    }),
+    waitForDevice: fromPromise<unknown, { taskId: number }>(async () => {
+      throw new Error('waitForDevice is provided by the task manager');
+    }),
+    deviceSession: fromCallback<AnyEventObject, { path: string }>(() => {
+      throw new Error('deviceSession is provided by the task manager');
+    }),
+    activateCoin: fromCallback<AnyEventObject, { plan: ActivationPlan }>(() => {
+      throw new Error('activateCoin is provided by the task manager');
+    }),
+  },
+  delays: {
+    connectTimeout: ({ context }) => context.timeouts.connectMs,
+    pinTimeout: ({ context }) => context.timeouts.pinMs,
+  },
+  guards: {
+    usesHardware: ({ event }) => (event as { output?: PlannedTask }).output?.hardwarePath !== undefined,
+  },
+  actions: {
+    progress: emit(({ context }, params: { status: 'InProgress' | 'UserActionRequired'; details: string }) => ({
+      type: 'TaskProgressed' as const,
+      data: { taskId: context.taskId, ...params },
+    })),
+    fail: assign({ error: ({ event }) => failure((event as { error?: unknown }).error) }),
+  },
+}).createMachine({
+  id: 'enableEthTask',
+  context: ({ input }) => ({ ...input, planned: null, key: null, result: null, error: null }),
+  initial: 'planning',
+  // Once the chain work is done (`finishing`) the coin is being recorded: too late to cancel.
+  on: { CANCEL: { guard: not(stateIn({ activating: 'finishing' })), target: '.cancelled' } },
+  states: {
+    planning: {
+      entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.ActivatingCoin } },
+      invoke: {
+        src: 'planActivation',
+        input: ({ context }) => ({ taskId: context.taskId }),
+        onDone: [
+          { guard: 'usesHardware', target: 'waitingForDevice', actions: assign({ planned: ({ event }) => event.output }) },
+          { target: 'activating', actions: assign({ planned: ({ event }) => event.output }) },
+        ],
+        onError: { target: 'failed', actions: 'fail' },
+      },
+    },
+    waitingForDevice: {
+      entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.WaitingForHardwareToConnect } },
+      invoke: { src: 'waitForDevice', input: ({ context }) => ({ taskId: context.taskId }), onDone: 'usingDevice', onError: { target: 'failed', actions: 'fail' } },
+      after: { connectTimeout: { target: 'failed', actions: assign({ error: ({ context }) => timedOut('the device to connect', context.timeouts.connectMs) }) } },
+    },
+    usingDevice: {
+      invoke: { id: 'device', src: 'deviceSession', input: ({ context }) => ({ path: context.planned!.hardwarePath! }) },
+      on: {
+        KEY_READ: { target: 'activating', actions: assign({ key: ({ event }) => event.key }) },
+        DEVICE_FAILED: { target: 'failed', actions: 'fail' },
+        // Already following instructions (after the PIN): re-entering would record the step twice.
+        BUTTON_REQUESTED: { guard: not(stateIn({ usingDevice: 'followingInstructions' })), target: '.followingInstructions' },
+        PIN_REQUESTED: '.awaitingPin',
+      },
+      initial: 'readingKey',
+      states: {
+        readingKey: { entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.ActivatingCoin } } },
+        followingInstructions: {
+          entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.FollowHwDeviceInstructions } },
+        },
+        awaitingPin: {
+          entry: { type: 'progress', params: { status: 'UserActionRequired', details: TaskDetails.EnterHardwarePin } },
+          on: {
+            PIN_ENTERED: {
+              target: 'followingInstructions',
+              actions: [
+                sendTo('device', ({ event }) => ({ type: 'PIN', pin: event.pin })),
+                emit(({ context }) => ({ type: 'HardwarePinEntered' as const, data: { taskId: context.taskId } })),
+              ],
+            },
+          },
+          after: { pinTimeout: { target: '#enableEthTask.failed', actions: assign({ error: ({ context }) => timedOut('the device PIN', context.timeouts.pinMs) }) } },
+        },
+      },
+    },
+    activating: {
+      // One invoked activation spans both steps, so its final report reaches the task.
+      invoke: {
+        src: 'activateCoin',
+        input: ({ context }) => ({ plan: context.key ? { ...context.planned!.plan, key: context.key } : context.planned!.plan }),
+      },
+      on: {
+        ACTIVATED: { target: 'ok', actions: assign({ result: ({ event }) => event.summary }) },
+        ACTIVATION_FAILED: { target: 'failed', actions: 'fail' },
+      },
+      initial: 'requestingWalletBalance',
+      states: {
+        requestingWalletBalance: {
+          entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.RequestingWalletBalance } },
+          on: { CHAIN_READ: 'finishing' },
+        },
+        finishing: { entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.Finishing } } },
+      },
+    },
+    ok: {
+      type: 'final',
+      entry: emit(({ context }) => ({ type: 'TaskSucceeded' as const, data: { taskId: context.taskId, activation: context.result! } })),
+    },
+    failed: {
+      type: 'final',
+      entry: emit(({ context }) => ({
+        type: 'TaskFailed' as const,
+        data: { taskId: context.taskId, error: context.error ?? failure(new Error('task failed')) },
+      })),
+    },
+    cancelled: {
+      type: 'final',
+      entry: emit(({ context }) => ({ type: 'TaskCancelled' as const, data: { taskId: context.taskId } })),
+    },
+  },
+  output: ({ context }) => (context.result ? { ok: true, result: context.result } : { ok: false, error: context.error }),
+});

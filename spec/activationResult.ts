@@ -1,0 +1,31 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { BalanceInfo } from './enableEthWithTokens.ts';
+import { compile } from './validate.ts';
+
+const BalanceMap = Type.Record(Type.String(), BalanceInfo);
+
+/** spec 2.3 AccountAddressInfo (balance map keyed by ticker, absent when balances were not read). */
+export const HdAddressInfo = Type.Object({
+  address: Type.String(),
+  derivation_path: Type.String(),
+  chain: Type.Union([Type.Literal('External'), Type.Literal('Internal')]),
+  balance: Type.Optional(BalanceMap),
+});
+
+/** spec 2.3 WalletAccountInfo. */
+export const HdAccountInfo = Type.Object({
+  account_index: Type.Integer({ minimum: 0 }),
+  derivation_path: Type.String(),
+  total_balance: Type.Optional(BalanceMap),
+  addresses: Type.Array(HdAddressInfo),
+});
+
+/** The HD-shaped activation result (spec 4.2 `Ok` details for HD and hardware keys, notes §8). */
+export const HdActivationResult = Type.Object({
+  current_block: Type.Integer({ minimum: 0 }),
+  ticker: Type.String(),
+  wallet_balance: Type.Object({ wallet_type: Type.Literal('HD'), accounts: Type.Array(HdAccountInfo) }),
+  nfts_infos: Type.Record(Type.String(), Type.Unknown()),
+});
+export type HdActivationResult = Static<typeof HdActivationResult>;
+export const hdActivationResult = compile(HdActivationResult);

@@ -1,0 +1,49 @@
+import { Type } from '@sinclair/typebox';
+import { compile } from './validate.ts';
+import { EnableEthWithTokensParams } from './enableEthWithTokens.ts';
+
+const TaskId = Type.Integer({ minimum: 0 });
+
+/** `task::enable_eth::init` params (spec 4.1): the same as `enable_eth_with_tokens`. */
+export const enableEthTaskInitParams = compile(EnableEthWithTokensParams);
+/** `init` result. */
+export const EnableEthTaskInitResult = Type.Object({ task_id: TaskId });
+
+/** `task::enable_eth::status` params (spec 4.2). */
+export const EnableEthTaskStatusParams = Type.Object({
+  task_id: TaskId,
+  forget_if_finished: Type.Boolean({ default: true }),
+});
+export const enableEthTaskStatusParams = compile(EnableEthTaskStatusParams);
+
+/** The v2 error object inside a failed task's `details`. */
+export const TaskErrorDetails = Type.Object({
+  error: Type.String(),
+  error_path: Type.String(),
+  error_trace: Type.String(),
+  error_type: Type.String(),
+  error_data: Type.Optional(Type.Unknown()),
+});
+
+/** `status` result: InProgress / UserActionRequired (details a string), Ok, Error. */
+export const EnableEthTaskStatusResult = Type.Union([
+  Type.Object({ status: Type.Literal('InProgress'), details: Type.String() }),
+  Type.Object({ status: Type.Literal('UserActionRequired'), details: Type.String() }),
+  Type.Object({ status: Type.Literal('Ok'), details: Type.Record(Type.String(), Type.Unknown()) }),
+  Type.Object({ status: Type.Literal('Error'), details: TaskErrorDetails }),
+]);
+export const enableEthTaskStatusResult = compile(EnableEthTaskStatusResult);
+
+/** `task::enable_eth::user_action` params (spec 4.3): the PIN as keypad positions 1–9. */
+export const EnableEthTaskUserActionParams = Type.Object({
+  task_id: TaskId,
+  user_action: Type.Object({
+    action_type: Type.Literal('HardwarePin'),
+    pin: Type.String({ pattern: '^[1-9]+$', maxLength: 50 }),
+  }),
+});
+export const enableEthTaskUserActionParams = compile(EnableEthTaskUserActionParams);
+
+/** `task::enable_eth::cancel` params (spec 4.4). */
+export const EnableEthTaskCancelParams = Type.Object({ task_id: TaskId });
+export const enableEthTaskCancelParams = compile(EnableEthTaskCancelParams);
