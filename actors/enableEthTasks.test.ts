@@ -163,7 +163,7 @@ describe('EnableEthTasks: cancel racing completion', () => {
 
     assert.equal(w.registry.view('ETH').state, 'inactive');
     assert.deepEqual(w.registry.enabled(), []);
-    await assert.rejects(w.tasks.status(id, false), expectTaskError(ErrorType.NoSuchTask, 400, id));
+    assert.throws(() => w.tasks.status(id, false), expectTaskError(ErrorType.NoSuchTask, 400, id));
     await assert.rejects(w.tasks.cancel(id), expectTaskError(ErrorType.NoSuchTask, 404, id));
     assert.deepEqual(await w.streamTypes(`task.${id}`), ['TaskCreated', 'TaskProgressed', 'TaskProgressed', 'TaskCancelled']);
     assert.deepEqual(await w.streamTypes('coin.ETH'), ['ActivationRequested', 'ActivationCancelled']);

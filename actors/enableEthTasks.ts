@@ -81,15 +81,16 @@ export class EnableEthTasks {
     return taskId;
   }
 
-  /** The task's status; with `forget` a finished task is forgotten after this read. */
-  async status(taskId: number, forget: boolean): Promise<TaskRecord> {
+  /**
+   * The task's status; with `forget` a finished task is forgotten by this read (resolves once that
+   * is durable). Synchronous otherwise: status polling is the hot path.
+   */
+  status(taskId: number, forget: boolean): TaskRecord | Promise<TaskRecord> {
     const task = this.#visible(taskId, ErrorType.NoSuchTask, 400);
-    if (forget && (task.view.state === 'Ok' || task.view.state === 'Error')) {
-      this.#gone.add(taskId);
-      await this.#persist(taskId, { type: 'TaskForgotten', data: { taskId } });
-      this.#actors.delete(taskId);
-    }
-    return task;
+    if (!forget || (task.view.state !== 'Ok' && task.view.state !== 'Error')) return task;
+    this.#gone.add(taskId);
+    this.#actors.delete(taskId);
+    return this.#persist(taskId, { type: 'TaskForgotten', data: { taskId } }).then(() => task);
   }
 
   /** Passes the device PIN to a task that awaits it. */

@@ -52,7 +52,7 @@ function positive(name: string, v: number): number {
 
 /** SHA-256 of a UTF-8 string: fixed length, so `timingSafeEqual` never leaks the length. */
 function digest(s: string): Buffer {
-  return crypto.createHash('sha256').update(s, 'utf8').digest();
+  return crypto.hash('sha256', s, 'buffer');
 }
 
 /** Checks `userpass` for a caller and keeps the per-caller failure and lockout state. */

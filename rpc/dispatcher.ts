@@ -27,6 +27,7 @@ import {
   logInternal,
   v2Failure,
   type DispatchResult,
+  type MaybeAsync,
   type InvokeContext,
 } from './invoke.ts';
 import { parseJsonBody } from './json.ts';
@@ -49,8 +50,11 @@ export interface DispatcherOptions {
 }
 
 export interface Dispatcher {
-  /** Answers one HTTP body (single request or batch). Never rejects. */
-  handle(rawBody: string, caller: RpcCaller): Promise<DispatchResult>;
+  /**
+   * Answers one HTTP body (single request or batch). Never throws or rejects; answers at once when
+   * every handler involved is synchronous (e.g. status polls), else with a Promise.
+   */
+  handle(rawBody: string, caller: RpcCaller): MaybeAsync<DispatchResult>;
 }
 
 type JsonObject = Record<string, unknown>;
@@ -102,7 +106,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return err;
   };
 
-  async function routeV2(req: JsonObject, caller: RpcCaller, id: ResponseId, authenticated: boolean): Promise<DispatchResult> {
+  function routeV2(req: JsonObject, caller: RpcCaller, id: ResponseId, authenticated: boolean): MaybeAsync<DispatchResult> {
     if (!v2Envelope.check(req)) {
       const problem = v2Envelope.firstProblem(req) ?? { field: '(root)', message: 'invalid request' };
       return v2Failure(invalidRequest(describeProblem(problem)), id, errorOrigin('dispatcher', 'envelope'));
@@ -118,7 +122,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return invokeV2(def, req.params, id, context(req.method, caller, req));
   }
 
-  async function route(req: unknown, caller: RpcCaller): Promise<DispatchResult> {
+  function route(req: unknown, caller: RpcCaller): MaybeAsync<DispatchResult> {
     if (!isObject(req)) {
       return v2Failure(invalidRequest('(root): Expected object'), null, errorOrigin('dispatcher', 'envelope'));
     }
@@ -142,26 +146,34 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return invokeLegacy(def, flat, context(req.method, caller, req));
   }
 
+  /** An unexpected failure while routing `req`: logged (redacted), answered as a generic `InternalError`. */
+  function internalFailure(e: unknown, req: unknown, caller: RpcCaller): DispatchResult {
+    const request = isObject(req) ? req : {};
+    const name = typeof request.method === 'string' ? request.method.slice(0, 100) : '(unknown)';
+    logInternal(e, context(name, caller, request));
+    const err = new ActivationError(ErrorType.InternalError, INTERNAL_ERROR_MESSAGE);
+    return v2Failure(err, responseId(request.id), errorOrigin('dispatcher', 'internal'));
+  }
+
   /** One element: never rejects; an unexpected failure becomes a generic v2 `InternalError`. */
-  async function handleOne(req: unknown, caller: RpcCaller): Promise<DispatchResult> {
+  function handleOne(req: unknown, caller: RpcCaller): MaybeAsync<DispatchResult> {
     try {
-      return await route(req, caller);
+      const answer = route(req, caller);
+      return answer instanceof Promise ? answer.catch((e: unknown) => internalFailure(e, req, caller)) : answer;
     } catch (e) {
-      const request = isObject(req) ? req : {};
-      const name = typeof request.method === 'string' ? request.method.slice(0, 100) : '(unknown)';
-      logInternal(e, context(name, caller, request));
-      const err = new ActivationError(ErrorType.InternalError, INTERNAL_ERROR_MESSAGE);
-      return v2Failure(err, responseId(request.id), errorOrigin('dispatcher', 'internal'));
+      return internalFailure(e, req, caller);
     }
   }
 
   return {
-    async handle(rawBody, caller) {
+    handle(rawBody, caller) {
       const parsed = parseJsonBody(rawBody);
       if (!parsed.ok) return { status: 500, body: { error: parsed.message } };
       if (Array.isArray(parsed.value)) {
-        const answers = await Promise.all(parsed.value.map((el: unknown) => handleOne(el, caller)));
-        return { status: 200, body: answers.map((a) => a.body) };
+        return Promise.all(parsed.value.map((el: unknown) => handleOne(el, caller))).then((answers) => ({
+          status: 200,
+          body: answers.map((a) => a.body),
+        }));
       }
       return handleOne(parsed.value, caller);
     },

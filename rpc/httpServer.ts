@@ -35,27 +35,24 @@ const MiB = 1024 * 1024;
 /** Strict decoding, as the reference's JSON parser: invalid UTF-8 is refused, not replaced. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-type BodyRead = { readonly ok: true; readonly body: Buffer } | { readonly ok: false; readonly reason: 'too-large' | 'aborted' };
-
-/** Reads at most `max` bytes; past that it stops reading (and buffering) at once. */
-function readBody(req: http.IncomingMessage, max: number): Promise<BodyRead> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (result: BodyRead): void => {
-      req.off('data', onData).off('end', onEnd).off('error', onAbort).off('close', onAbort);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > max) {
-        req.pause();
-        finish({ ok: false, reason: 'too-large' });
-      } else chunks.push(chunk);
-    };
-    const onEnd = (): void => finish({ ok: true, body: Buffer.concat(chunks, size) });
-    const onAbort = (): void => finish({ ok: false, reason: 'aborted' });
-    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('close', onAbort);
+/**
+ * Reads at most `max` bytes, then calls `done` once with the body, or with `undefined` when it was
+ * too large (reading stops at once). An aborted request never calls `done` (Node emits no `error`
+ * on a request without `error` listeners). Callbacks, not a Promise: this runs for every request.
+ */
+function readBody(req: http.IncomingMessage, max: number, done: (body: Buffer | undefined) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    if (size > max) return;
+    size += chunk.length;
+    if (size > max) {
+      req.pause();
+      done(undefined);
+    } else chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (size <= max) done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
   });
 }
 
@@ -97,12 +94,33 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     res.writeHead(status, headers).end(text);
   };
 
-  const onRequest = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    let pathname: string;
+  const answer = (res: http.ServerResponse, body: Buffer, caller: { clientId: string }): void => {
+    let text: string;
     try {
-      pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+      text = utf8.decode(body);
     } catch {
-      return send(res, 400, { error: 'Bad request target' });
+      return send(res, 500, { error: 'The request body is not valid UTF-8' });
+    }
+    const result = dispatcher.handle(text, caller);
+    if (!(result instanceof Promise)) return send(res, result.status, result.body);
+    result.then(
+      (done) => send(res, done.status, done.body),
+      (e: unknown) => {
+        log.error('http request failed', { error: e instanceof Error ? e.message : String(e) });
+        if (!res.headersSent) send(res, 500, { error: 'Internal error' });
+        else res.destroy();
+      },
+    );
+  };
+
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    let pathname = req.url ?? '/';
+    if (pathname !== '/') {
+      try {
+        pathname = new URL(pathname, 'http://localhost').pathname;
+      } catch {
+        return send(res, 400, { error: 'Bad request target' });
+      }
     }
     if (pathname !== '/') return send(res, 404, { error: 'Not found' });
     if (req.method === 'OPTIONS') {
@@ -122,28 +140,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const tooLarge = { error: `Request body is larger than ${maxBodyBytes} bytes` };
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > maxBodyBytes) return send(res, 413, tooLarge, { Connection: 'close' });
-    const read = await readBody(req, maxBodyBytes);
-    if (!read.ok) {
-      if (read.reason === 'too-large') send(res, 413, tooLarge, { Connection: 'close' });
-      return;
-    }
-    let text: string;
-    try {
-      text = utf8.decode(read.body);
-    } catch {
-      return send(res, 500, { error: 'The request body is not valid UTF-8' });
-    }
-    const answer = await dispatcher.handle(text, { clientId: clientIdOf(req.socket.remoteAddress) });
-    send(res, answer.status, answer.body);
+    const caller = { clientId: clientIdOf(req.socket.remoteAddress) };
+    readBody(req, maxBodyBytes, (body) => (body === undefined ? send(res, 413, tooLarge, { Connection: 'close' }) : answer(res, body, caller)));
   };
 
-  const server = http.createServer((req, res) => {
-    onRequest(req, res).catch((e: unknown) => {
-      log.error('http request failed', { error: e instanceof Error ? e.message : String(e) });
-      if (!res.headersSent) send(res, 500, { error: 'Internal error' });
-      else res.destroy();
-    });
-  });
+  const server = http.createServer(onRequest);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -51,31 +51,52 @@ export function legacyFailure(err: ActivationError): DispatchResult {
   return { status: 500, body: renderLegacyError(err) };
 }
 
+/** An answer now, or later: synchronous handlers answer without allocating promises. */
+export type MaybeAsync<T> = T | Promise<T>;
+
+/**
+ * Calls the handler and maps its result (or what it throws or rejects with) to an answer.
+ * Stays synchronous when the handler returns a plain value: status polls are the hot path.
+ */
+function settle(
+  run: () => unknown,
+  ok: (value: unknown) => DispatchResult,
+  fail: (error: ActivationError) => DispatchResult,
+  ctx: InvokeContext,
+): MaybeAsync<DispatchResult> {
+  let out: unknown;
+  try {
+    out = run();
+  } catch (e) {
+    return fail(handlerError(e, ctx));
+  }
+  return out instanceof Promise ? out.then(ok, (e: unknown) => fail(handlerError(e, ctx))) : ok(out);
+}
+
 /** Runs a v2 method; `params` absent or `null` is validated as `{}`. */
-export async function invokeV2(def: MethodDef, params: unknown, id: ResponseId, ctx: InvokeContext): Promise<DispatchResult> {
+export function invokeV2(def: MethodDef, params: unknown, id: ResponseId, ctx: InvokeContext): MaybeAsync<DispatchResult> {
   const decoded = def.params.decode(params ?? {});
   if (!decoded.ok) {
     return v2Failure(invalidRequest(describeProblem(decoded.problem, 'params')), id, errorOrigin('dispatcher', 'params'));
   }
-  const origin = errorOrigin('handler', ctx.name);
-  try {
-    const result = await def.handle(decoded.value, ctx.caller);
-    return { status: 200, body: renderV2Success(result, id) };
-  } catch (e) {
-    return v2Failure(handlerError(e, ctx), id, origin);
-  }
+  return settle(
+    () => def.handle(decoded.value, ctx.caller),
+    (result) => ({ status: 200, body: renderV2Success(result, id) }),
+    (err) => v2Failure(err, id, errorOrigin('handler', ctx.name)),
+    ctx,
+  );
 }
 
 /** Runs a legacy method on the flat body (without `userpass`, `method`, `mmrpc`). */
-export async function invokeLegacy(def: MethodDef, flat: Record<string, unknown>, ctx: InvokeContext): Promise<DispatchResult> {
+export function invokeLegacy(def: MethodDef, flat: Record<string, unknown>, ctx: InvokeContext): MaybeAsync<DispatchResult> {
   const decoded = def.params.decode(flat);
   if (!decoded.ok) return legacyFailure(invalidRequest(describeProblem(decoded.problem)));
-  try {
-    const body = await def.handle(decoded.value, ctx.caller);
-    return { status: 200, body: body === undefined ? null : body };
-  } catch (e) {
-    return legacyFailure(handlerError(e, ctx));
-  }
+  return settle(
+    () => def.handle(decoded.value, ctx.caller),
+    (body) => ({ status: 200, body: body === undefined ? null : body }),
+    legacyFailure,
+    ctx,
+  );
 }
 
 /** Maps a thrown value to the error the client sees; anything but `ActivationError` becomes a generic `InternalError`. */

@@ -18,7 +18,8 @@ export interface RpcCaller {
 export interface MethodDef<T extends TSchema = TSchema> {
   readonly version: RpcVersion;
   readonly params: CompiledSchema<T>;
-  handle(params: Static<T>, caller: RpcCaller): Promise<unknown>;
+  /** May answer synchronously (a plain value) or with a Promise. */
+  handle(params: Static<T>, caller: RpcCaller): unknown;
 }
 
 /** The method table the dispatcher routes by name. */

@@ -43,7 +43,10 @@ export function enableEthTaskMethods(tasks: EnableEthTasks) {
     'task::enable_eth::status': defineMethod({
       version: RpcVersion.V2,
       params: enableEthTaskStatusParams,
-      handle: async ({ task_id, forget_if_finished }) => renderTaskStatus(await tasks.status(task_id, forget_if_finished)),
+      handle: ({ task_id, forget_if_finished }) => {
+        const task = tasks.status(task_id, forget_if_finished);
+        return task instanceof Promise ? task.then(renderTaskStatus) : renderTaskStatus(task);
+      },
     }),
     'task::enable_eth::user_action': defineMethod({
       version: RpcVersion.V2,
