@@ -59,7 +59,8 @@ export class ActivationService {
   planPlatform(command: PlatformActivationCommand): ActivationPlan {
     const { ticker } = command;
     if (command.keyPolicy === KeyPolicy.RemoteWallet) {
-      throw new ActivationError(ErrorType.PrivKeyNotAllowed, 'RemoteWallet policy needs a connected remote-wallet session; none is known');
+      const message = 'RemoteWallet policy needs a connected remote-wallet session; none is known';
+      throw new ActivationError(ErrorType.PrivKeyNotAllowed, message, message);
     }
     const platform = this.#coins.find(ticker);
     if (platform === undefined) {

@@ -4,7 +4,7 @@ import type { DomainEvent } from '../spec/events.ts';
 import { taskStream, type EventLog } from '../events/eventLog.ts';
 import type { TaskRecord, TaskStatusProjection } from '../events/projections/taskStatus.ts';
 import { enableEthTaskMachine, type PlannedTask } from '../machines/enableEthTask.machine.ts';
-import { KeyPolicy, summarizeActivation } from '../machines/activation.types.ts';
+import { KeyPolicy, summarizeActivation, type ActivatedCoin } from '../machines/activation.types.ts';
 import type { Clock } from '../infra/clock/clock.ts';
 import type { HardwareWallet } from '../infra/hardware/hardwareWallet.ts';
 import type { ActivationService } from './activationService.ts';
@@ -152,7 +152,13 @@ export class EnableEthTasks {
         deviceSession: deviceSessionActor(this.#deps.hardware),
         activateCoin: fromCallback(({ input, sendBack }) => {
           let settled = false;
-          registry.activate(input.plan, { reservation, onChainRead: () => sendBack({ type: 'CHAIN_READ' }) }).then(
+          let activation: Promise<ActivatedCoin>;
+          try {
+            activation = registry.activate(input.plan, { reservation, onChainRead: () => sendBack({ type: 'CHAIN_READ' }) });
+          } catch (error) {
+            activation = Promise.reject(error); // e.g. the service is stopping: the task still ends
+          }
+          activation.then(
             (coin) => {
               settled = true;
               sendBack({ type: 'ACTIVATED', summary: summarizeActivation(coin, registry.view(coin.ticker).attempt) });
@@ -171,13 +177,22 @@ export class EnableEthTasks {
     const timeouts = this.#deps.timeouts ?? DEFAULT_TASK_TIMEOUTS;
     const actor = createActor(machine, { input: { taskId, ticker: command.ticker, timeouts }, clock: this.#clock });
     actor.on('*', (event) => void this.#persist(taskId, event as DomainEvent).catch(() => undefined));
-    actor.subscribe({ complete: () => reservation.release(), error: () => reservation.release() });
+    // A finished task lives on in the projection only: release its coin and its actor.
+    const finished = () => {
+      reservation.release();
+      this.#actors.delete(taskId);
+    };
+    actor.subscribe({ complete: finished, error: finished });
     return actor;
   }
 
   #persist(taskId: number, event: DomainEvent): Promise<unknown> {
     const write = this.#deps.log.append(taskStream(taskId), [event]);
     this.#lastWrite.set(taskId, write);
+    const forget = () => {
+      if (this.#lastWrite.get(taskId) === write && !this.#actors.has(taskId)) this.#lastWrite.delete(taskId);
+    };
+    write.then(forget, forget);
     return write;
   }
 }

@@ -131,9 +131,11 @@ function keyProviderFor(config: NodeConfig): KeyProvider {
   return createIguanaKeyProvider(config.passphrase);
 }
 
+const NO_PASSPHRASE = 'no passphrase is configured in MM2.json; coins cannot be activated';
+
 /** Without a passphrase the service answers queries but cannot derive addresses. */
 const noKeyProvider: KeyProvider = {
   derivationMethod: 'Iguana',
   publicKey: () =>
-    Promise.reject(new ActivationError(ErrorType.PrivKeyNotAllowed, 'no passphrase is configured in MM2.json; coins cannot be activated')),
+    Promise.reject(new ActivationError(ErrorType.PrivKeyNotAllowed, NO_PASSPHRASE, NO_PASSPHRASE)),
 };

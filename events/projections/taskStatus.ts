@@ -15,6 +15,8 @@ export interface TaskRecord {
   readonly view: TaskView;
 }
 
+const interrupted = (sessionId: string) => `task was interrupted: the service stopped (session ${sessionId})`;
+
 /**
  * Status of every task ever created, from the log: ids are never reused (the next id follows the
  * highest ever seen) and finished tasks of earlier sessions stay readable until forgotten.
@@ -56,7 +58,7 @@ export class TaskStatusProjection {
       case 'TaskInterrupted':
         this.#update(event.data.taskId, {
           state: 'Error',
-          error: { errorType: 'InternalError', message: `task was interrupted: the service stopped (session ${event.data.sessionId})` },
+          error: { errorType: 'InternalError', message: interrupted(event.data.sessionId), data: interrupted(event.data.sessionId) },
         });
         break;
       case 'TaskCancelled':

@@ -11,7 +11,7 @@ import { enableEthParams, startStack, type Stack } from '../../infra/testing/sta
 /** The real @trezor/connect, over UDP on 127.0.0.1, against the device double (issue: PIN flow). */
 
 const DEVICE_ADDRESS = '0x73d0385F4d8E00C5e6504C6030F47BF6212736A8'; // m/44'/60'/0'/0/0 of the test mnemonic
-const PIN = '1234';
+const PIN = '31415926'; // long: its keypad positions must not turn up by chance in hex data
 
 let devnet: EvmDevnet;
 let device: DeviceDouble;

@@ -42,7 +42,8 @@ export function enableEthWithTokensMethod(service: ActivationService) {
     async handle(params) {
       const command = toPlatformCommand(params, ActivationVia.EnableEthWithTokens);
       if (command.keyPolicy === KeyPolicy.Hardware) {
-        throw new ActivationError(ErrorType.PrivKeyNotAllowed, 'Hardware policy must be activated within task manager (task::enable_eth::init)');
+        const message = 'Hardware policy must be activated within task manager (task::enable_eth::init)';
+        throw new ActivationError(ErrorType.PrivKeyNotAllowed, message, message);
       }
       const coin = await service.enablePlatformWithTokens(command);
       return renderIguanaResult(summarizeActivation(coin, 0), params.get_balances);
