@@ -1,12 +1,13 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fakeCoin, fakePlan, fakeToken } from '../infra/testing/fixtures.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoinRegistry, type ActivateCoin } from './coinRegistry.ts';
 import { EmbeddedEventLog } from '../events/embeddedEventLog.ts';
 import type { EventLog } from '../events/eventLog.ts';
-import { ActivationVia, ChainFamilyId, DerivationMethod, type ActivatedCoin, type ActivationPlan } from '../machines/activation.types.ts';
+import type { ActivatedCoin, ActivationPlan } from '../machines/activation.types.ts';
 import { ErrorType, isActivationError, ActivationError } from '../spec/errors.ts';
 import type { StoredEvent } from '../spec/events.ts';
 
@@ -30,24 +31,9 @@ function fakeChain() {
   return { calls, activateCoin, last };
 }
 
-function plan(ticker: string, tokens: string[] = []): ActivationPlan {
-  return { ticker, family: ChainFamilyId.Evm, via: ActivationVia.EnableEthWithTokens, tokens, getBalances: true, params: {} };
-}
+const plan = (ticker: string, tokens: string[] = []): ActivationPlan => fakePlan(ticker, tokens);
 
-function coin(ticker: string, tokens: string[] = []): ActivatedCoin {
-  return {
-    ticker,
-    family: ChainFamilyId.Evm,
-    address: '0xf5c3bf03cBA4E343484588932e423A7C8BFf102d',
-    pubkey: `04${'cd'.repeat(64)}`,
-    derivationMethod: DerivationMethod.Iguana,
-    currentBlock: 7,
-    decimals: 18,
-    balance: { spendable: 10n ** 18n, unspendable: 0n },
-    tokens: tokens.map((t) => ({ ticker: t, contractAddress: `0x${'1'.repeat(40)}`, decimals: 6, balance: { spendable: 1n, unspendable: 0n } })),
-    connection: null,
-  };
-}
+const coin = (ticker: string, tokens: string[] = []): ActivatedCoin => fakeCoin(ticker, tokens.map((t) => fakeToken(t, 6, 1n)));
 
 const dirs: string[] = [];
 const logs: EmbeddedEventLog[] = [];

@@ -1,5 +1,6 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fakeCoin } from '../infra/testing/fixtures.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { EmbeddedEventLog } from '../events/embeddedEventLog.ts';
 import type { EventLog } from '../events/eventLog.ts';
 import { TaskStatusProjection } from '../events/projections/taskStatus.ts';
 import { ManualClock } from '../infra/clock/manualClock.ts';
-import { ActivationVia, ChainFamilyId, DerivationMethod, KeyPolicy, type ActivatedCoin, type ActivationPlan } from '../machines/activation.types.ts';
+import { ActivationVia, ChainFamilyId, KeyPolicy, type ActivatedCoin, type ActivationPlan } from '../machines/activation.types.ts';
 import { ErrorType, isActivationError } from '../spec/errors.ts';
 import type { StoredEvent } from '../spec/events.ts';
 
@@ -33,20 +34,7 @@ function fakeChain() {
   return { calls, activateCoin };
 }
 
-function coin(ticker: string): ActivatedCoin {
-  return {
-    ticker,
-    family: ChainFamilyId.Evm,
-    address: '0xf5c3bf03cBA4E343484588932e423A7C8BFf102d',
-    pubkey: `04${'cd'.repeat(64)}`,
-    derivationMethod: DerivationMethod.Iguana,
-    currentBlock: 7,
-    decimals: 18,
-    balance: { spendable: 10n ** 18n, unspendable: 0n },
-    tokens: [],
-    connection: null,
-  };
-}
+const coin = (ticker: string): ActivatedCoin => fakeCoin(ticker);
 
 function command(ticker: string): PlatformActivationCommand {
   return { ticker, via: ActivationVia.EnableEthTask, nodes: [{ url: 'http://node.invalid' }], tokens: [], getBalances: true, keyPolicy: KeyPolicy.ContextPrivKey };

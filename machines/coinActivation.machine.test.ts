@@ -1,8 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fakeCoin, fakePlan, fakeToken } from '../infra/testing/fixtures.ts';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { coinActivationMachine } from './coinActivation.machine.ts';
-import { ActivationVia, ChainFamilyId, DerivationMethod, type ActivatedCoin, type ActivatedToken, type ActivationPlan } from './activation.types.ts';
+import type { ActivatedCoin, ActivatedToken, ActivationPlan } from './activation.types.ts';
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
 
@@ -38,42 +39,19 @@ function harness(ticker = 'ETH') {
   return { actor, calls, events, state, lastCall };
 }
 
-function plan(tokens: string[], overrides: Partial<ActivationPlan> = {}): ActivationPlan {
-  return {
-    ticker: 'ETH',
-    family: ChainFamilyId.Evm,
-    via: ActivationVia.EnableEthWithTokens,
-    tokens,
-    getBalances: true,
-    params: { nodes: ['http://node.invalid/?apikey=secret'] },
-    ...overrides,
-  };
-}
+const plan = (tokens: string[], overrides: Partial<ActivationPlan> = {}): ActivationPlan =>
+  fakePlan('ETH', tokens, { params: { nodes: ['http://node.invalid/?apikey=secret'] }, ...overrides });
 
-function token(ticker: string, decimals: number, spendable?: bigint, unspendable = 0n): ActivatedToken {
-  return {
-    ticker,
-    contractAddress: `0x${ticker.length.toString(16).padStart(40, '0')}`,
-    decimals,
-    ...(spendable === undefined ? {} : { balance: { spendable, unspendable } }),
-  };
-}
+const token = fakeToken;
 
-function coin(tokens: ActivatedToken[], overrides: Partial<ActivatedCoin> = {}): ActivatedCoin {
-  return {
-    ticker: 'ETH',
-    family: ChainFamilyId.Evm,
-    address: '0xf5c3bf03cBA4E343484588932e423A7C8BFf102d',
+const coin = (tokens: ActivatedToken[], overrides: Partial<ActivatedCoin> = {}): ActivatedCoin =>
+  fakeCoin('ETH', tokens, {
     pubkey: `04${'ab'.repeat(64)}`,
-    derivationMethod: DerivationMethod.Iguana,
     currentBlock: 42,
-    decimals: 18,
     balance: { spendable: 1_234_500_000_000_000_001n, unspendable: 7n },
-    tokens,
     connection: { secret: 'node handle' },
     ...overrides,
-  };
-}
+  });
 
 /** Brings a harness to `active` with the given tokens (all with a balance of 1 unit). */
 async function activated(tokens: string[]) {
