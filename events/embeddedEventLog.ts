@@ -11,6 +11,8 @@ import { acquireDirLock } from './dirLock.ts';
 export interface EmbeddedEventLogOptions {
   readonly dir: string;
   readonly sessionId: string;
+  /** Recorded in every event's metadata (NATS `node_id`). */
+  readonly nodeId?: string;
   readonly clock?: Clock;
   /** fdatasync after each group commit (default true). Only tests of throughput turn it off. */
   readonly fsync?: boolean;
@@ -39,6 +41,7 @@ export const LOG_FILE = 'events.log';
  */
 export class EmbeddedEventLog implements EventLog {
   readonly sessionId: string;
+  readonly nodeId: string | undefined;
   readonly recovery: RecoveryReport;
   readonly #path: string;
   readonly #file: FileHandle;
@@ -60,6 +63,7 @@ export class EmbeddedEventLog implements EventLog {
     scan: ScanResult;
   }) {
     this.sessionId = init.options.sessionId;
+    this.nodeId = init.options.nodeId;
     this.#clock = init.options.clock ?? systemClock;
     this.#fsync = init.options.fsync ?? true;
     this.#path = init.path;
@@ -96,7 +100,15 @@ export class EmbeddedEventLog implements EventLog {
     const records = events.map((event): StoredEvent => {
       const streamSeq = (this.#streamSeq.get(stream) ?? 0) + 1;
       this.#streamSeq.set(stream, streamSeq);
-      const metadata = { eventId: randomUUID(), seq: ++this.#seq, stream, streamSeq, sessionId: this.sessionId, time };
+      const metadata = {
+        eventId: randomUUID(),
+        seq: ++this.#seq,
+        stream,
+        streamSeq,
+        sessionId: this.sessionId,
+        ...(this.nodeId === undefined ? {} : { nodeId: this.nodeId }),
+        time,
+      };
       return { ...event, metadata } as StoredEvent;
     });
     return new Promise((resolve, reject) => {

@@ -138,6 +138,8 @@ export const EventMetadata = Type.Object({
   stream: Type.String(),
   streamSeq: Type.Integer({ minimum: 1 }),
   sessionId: Type.String(),
+  /** The node that wrote it (NATS `node_id`); absent in logs written before NATS support. */
+  nodeId: Type.Optional(Type.String()),
   time: Type.String(),
 });
 export type EventMetadata = Static<typeof EventMetadata>;
