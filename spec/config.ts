@@ -40,6 +40,35 @@ export const NodeConfigFileSchema = Type.Object(
     coins: Type.Optional(
       Type.Array(Type.Unknown(), { description: 'an array of coin entries (used instead of the coins file)' }),
     ),
+    node_id: Type.Optional(
+      Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: '1 to 64 letters, digits, `_` or `-`' }),
+    ),
+    nats: Type.Optional(
+      Type.Object(
+        {
+          url: Type.Optional(Type.String({ minLength: 1 })),
+          servers: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
+          name: Type.Optional(Type.String()),
+          user: Type.Optional(Type.String()),
+          pass: Type.Optional(Type.String()),
+          token: Type.Optional(Type.String()),
+          creds_file: Type.Optional(Type.String()),
+          tls: Type.Optional(
+            Type.Object(
+              { ca_file: Type.Optional(Type.String()), cert_file: Type.Optional(Type.String()), key_file: Type.Optional(Type.String()) },
+              { additionalProperties: false },
+            ),
+          ),
+          stream_replicas: Type.Integer({ minimum: 1, maximum: 5, default: 1 }),
+          stream_max_age_s: Type.Integer({ minimum: 0, default: 0 }),
+          projector: Type.Union([Type.Literal('embedded'), Type.Literal('external')], { default: 'embedded' }),
+        },
+        {
+          additionalProperties: false,
+          description: 'an object {url | servers, user, pass, token, creds_file, tls, stream_replicas, stream_max_age_s, projector}',
+        },
+      ),
+    ),
     hardware_wallet: Type.Object(
       {
         udp_host: Type.String({ default: '127.0.0.1' }),
@@ -64,4 +93,4 @@ export type NodeConfigFile = Static<typeof NodeConfigFileSchema>;
 export const nodeConfigFileValidator = compile(NodeConfigFileSchema);
 
 /** Keys whose values are secrets: never echoed in messages, logs or events. */
-export const SECRET_CONFIG_KEYS = ['rpc_password', 'passphrase'] as const;
+export const SECRET_CONFIG_KEYS = ['rpc_password', 'passphrase', 'nats.pass', 'nats.token'] as const;

@@ -5,7 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { NodeConfigFileSchema, nodeConfigFileValidator } from '../../spec/config.ts';
+import { NodeConfigFileSchema, nodeConfigFileValidator, type NodeConfigFile } from '../../spec/config.ts';
 import type { SchemaProblem } from '../../spec/validate.ts';
 import { ConfigError } from './configError.ts';
 import { deepFreeze } from './deepFreeze.ts';
@@ -13,6 +13,21 @@ import { describePasswordViolations, passwordViolations } from './passwordPolicy
 import { Secret } from './secret.ts';
 
 /** The node settings from `MM2.json`, with defaults applied (coins excluded). */
+/** The `nats` key: connection, credentials (secrets wrapped) and stream settings. */
+export interface NatsSettings {
+  readonly servers: readonly string[];
+  readonly name: string | undefined;
+  readonly user: string | undefined;
+  readonly pass: Secret | undefined;
+  readonly token: Secret | undefined;
+  readonly credsFile: string | undefined;
+  readonly tls: { readonly caFile?: string; readonly certFile?: string; readonly keyFile?: string } | undefined;
+  readonly streamReplicas: number;
+  readonly streamMaxAgeSeconds: number;
+  /** `embedded`: this service runs the KV projector; `external`: `npm run projector` does. */
+  readonly projector: 'embedded' | 'external';
+}
+
 export interface NodeSettings {
   readonly rpcPassword: Secret;
   readonly passphrase: Secret | undefined;
@@ -24,6 +39,10 @@ export interface NodeSettings {
   readonly gui: string | undefined;
   readonly netid: number | undefined;
   readonly allowWeakPassword: boolean;
+  /** `node_id` as configured; the service derives a default from the wallet's public key. */
+  readonly nodeId: string | undefined;
+  /** NATS JetStream, when configured; otherwise the embedded event log alone is used. */
+  readonly nats: NatsSettings | undefined;
   /** Hardware-wallet transport (emulator-protocol UDP) and the waits of a hardware task. */
   readonly hardwareWallet: {
     readonly udpHost: string;
@@ -87,6 +106,8 @@ export function parseNodeSettings(value: unknown, label: string, cwd: string): N
     gui: file.gui,
     netid: file.netid,
     allowWeakPassword: file.allow_weak_password,
+    nodeId: file.node_id,
+    nats: file.nats === undefined ? undefined : natsSettings(file.nats, label, cwd),
     hardwareWallet: {
       udpHost: file.hardware_wallet.udp_host,
       udpPort: file.hardware_wallet.udp_port,
@@ -95,5 +116,37 @@ export function parseNodeSettings(value: unknown, label: string, cwd: string): N
     },
     inlineCoins: file.coins,
     extras: deepFreeze(extras),
+  };
+}
+
+/** Validates the parts of `nats` the schema cannot (one of url/servers; TLS key with cert). */
+function natsSettings(nats: NonNullable<NodeConfigFile['nats']>, label: string, cwd: string): NatsSettings {
+  const servers = nats.servers ?? (nats.url === undefined ? [] : [nats.url]);
+  if (servers.length === 0) throw new ConfigError('nats.url', `${label}: nats.url: is missing; set "url" (or "servers")`);
+  for (const [i, server] of servers.entries()) {
+    if (!/^(nats|tls|wss?):\/\/[^/\s]+$/.test(server)) {
+      throw new ConfigError(`nats.servers[${i}]`, `${label}: nats: server ${i + 1} must look like nats://host:port`);
+    }
+  }
+  if ((nats.tls?.cert_file === undefined) !== (nats.tls?.key_file === undefined)) {
+    throw new ConfigError('nats.tls', `${label}: nats.tls: cert_file and key_file go together`);
+  }
+  const file = (path: string | undefined) => (path === undefined ? undefined : resolve(cwd, path));
+  const tls = nats.tls === undefined ? undefined : {
+    ...(nats.tls.ca_file === undefined ? {} : { caFile: file(nats.tls.ca_file)! }),
+    ...(nats.tls.cert_file === undefined ? {} : { certFile: file(nats.tls.cert_file)! }),
+    ...(nats.tls.key_file === undefined ? {} : { keyFile: file(nats.tls.key_file)! }),
+  };
+  return {
+    servers,
+    name: nats.name,
+    user: nats.user,
+    pass: nats.pass === undefined ? undefined : new Secret(nats.pass),
+    token: nats.token === undefined ? undefined : new Secret(nats.token),
+    credsFile: file(nats.creds_file),
+    tls,
+    streamReplicas: nats.stream_replicas,
+    streamMaxAgeSeconds: nats.stream_max_age_s,
+    projector: nats.projector,
   };
 }

@@ -1,0 +1,28 @@
+import { connect, credsAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
+import { readFileSync } from 'node:fs';
+import type { NatsSettings } from '../config/nodeConfig.ts';
+
+/** nats.js options from the `nats` config key. Reconnects forever: events wait in the outbox. */
+export function natsConnectionOptions(settings: NatsSettings, name: string): ConnectionOptions {
+  return {
+    servers: [...settings.servers],
+    name: settings.name ?? name,
+    ...(settings.user === undefined ? {} : { user: settings.user }),
+    ...(settings.pass === undefined ? {} : { pass: settings.pass.reveal() }),
+    ...(settings.token === undefined ? {} : { token: settings.token.reveal() }),
+    ...(settings.credsFile === undefined ? {} : { authenticator: credsAuthenticator(readFileSync(settings.credsFile)) }),
+    ...(settings.tls === undefined ? {} : { tls: { ...settings.tls } }),
+    waitOnFirstConnect: true,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 1_000,
+    pingInterval: 10_000,
+  };
+}
+
+/**
+ * Connects in the background: the service starts (and answers HTTP) whether or not NATS is up.
+ * Resolves when the first connection is made; nats.js keeps reconnecting after that.
+ */
+export function connectNats(settings: NatsSettings, name: string): Promise<NatsConnection> {
+  return connect(natsConnectionOptions(settings, name));
+}
