@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ActivationService } from '../actors/activationService.ts';
 import { CoinRegistry } from '../actors/coinRegistry.ts';
 import { EmbeddedEventLog } from '../events/embeddedEventLog.ts';
-import { NODE_STREAM } from '../events/eventLog.ts';
+import { NODE_STREAM, coinStream } from '../events/eventLog.ts';
+import { InFlightActivations } from '../events/inFlightActivations.ts';
 import { EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
 import { TaskStatusProjection } from '../events/projections/taskStatus.ts';
 import { EnableEthTasks, type TaskTimeouts } from '../actors/enableEthTasks.ts';
@@ -56,9 +57,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   try {
     const enabledCoins = new EnabledCoinsProjection();
     const taskStatuses = new TaskStatusProjection();
+    const inFlight = new InFlightActivations();
     for await (const event of log.read()) {
       enabledCoins.apply(event);
       taskStatuses.apply(event);
+      inFlight.apply(event);
     }
     log.subscribe((event) => {
       enabledCoins.apply(event);
@@ -85,6 +88,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       hardware,
     });
     await tasks.recordInterrupted(sessionId);
+    for (const { ticker, attempt, sessionId: died } of inFlight.orphans(sessionId)) {
+      await log.append(coinStream(ticker), [{ type: 'ActivationInterrupted', data: { ticker, attempt, sessionId: died } }]);
+    }
     const auth = new AuthGuard({ rpcPassword: config.rpcPassword.reveal(), clock });
     const dispatcher = createDispatcher({ ...buildMethodTables(service, tasks), auth });
     const http = await startHttpServer({ host: config.rpcip, port: options.port ?? config.rpcport, dispatcher });

@@ -63,6 +63,11 @@ export const ActivationCancelled = event(
   'ActivationCancelled',
   Type.Object({ ticker: Type.String(), attempt: Type.Integer() }),
 );
+/** An activation was still running when its service stopped; recorded on the next start. */
+export const ActivationInterrupted = event(
+  'ActivationInterrupted',
+  Type.Object({ ticker: Type.String(), attempt: Type.Integer(), sessionId: Type.String() }),
+);
 export const CoinPassivated = event(
   'CoinPassivated',
   Type.Object({ ticker: Type.String(), activeTokens: Type.Array(Type.String()) }),
@@ -112,6 +117,7 @@ export const DomainEvent = Type.Union([
   CoinActivated,
   ActivationFailed,
   ActivationCancelled,
+  ActivationInterrupted,
   CoinPassivated,
   CoinDisabled,
   TokenDisabled,
