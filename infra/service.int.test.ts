@@ -180,3 +180,18 @@ describe('startup refusals', () => {
     }
   });
 });
+
+test('node_id defaults to a hash of the wallet public key and is in every event', async () => {
+  const s = await startStack();
+  try {
+    assert.match(s.service.nodeId ?? '', /^[0-9a-f]{20}$/);
+    const ids = new Set<string | undefined>();
+    for await (const e of s.service.log.read()) ids.add(e.metadata.nodeId);
+    assert.deepEqual([...ids], [s.service.nodeId]);
+    const again = await startStack({ devnet: s.devnet });
+    assert.equal(again.service.nodeId, s.service.nodeId, 'stable for a wallet');
+    await again.stop();
+  } finally {
+    await s.stop();
+  }
+});

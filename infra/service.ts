@@ -16,7 +16,7 @@ import { buildMethodTables } from '../rpc/methods/index.ts';
 import { systemClock, type Clock } from './clock/clock.ts';
 import { ConfigError, type NodeConfig } from './config/index.ts';
 import { createEvmFamily } from './evm/evmFamily.ts';
-import { createIguanaKeyProvider, type KeyProvider } from './keys/index.ts';
+import { createIguanaKeyProvider, hash160, type KeyProvider } from './keys/index.ts';
 
 /** Version recorded in `SessionStarted`. */
 export const SERVICE_VERSION = '0.1.0';
@@ -37,6 +37,8 @@ export interface ServiceOptions {
 export interface RunningService {
   readonly url: string;
   readonly sessionId: string;
+  /** `node_id`: configured, or derived from the wallet's public key. */
+  readonly nodeId: string | undefined;
   readonly service: ActivationService;
   readonly log: EmbeddedEventLog;
   readonly registry: CoinRegistry;
@@ -53,7 +55,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const clock = options.clock ?? systemClock;
   const keys = keyProviderFor(config);
   const sessionId = randomUUID();
-  const log = await EmbeddedEventLog.open({ dir: config.dbdir, sessionId, clock });
+  const nodeId = config.nodeId ?? (await defaultNodeId(keys, config));
+  const log = await EmbeddedEventLog.open({ dir: config.dbdir, sessionId, clock, ...(nodeId === undefined ? {} : { nodeId }) });
   try {
     const enabledCoins = new EnabledCoinsProjection();
     const taskStatuses = new TaskStatusProjection();
@@ -98,6 +101,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     return {
       url: http.url,
       sessionId,
+      nodeId,
       service,
       log,
       registry,
@@ -116,6 +120,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await log.close();
     throw error;
   }
+}
+
+/**
+ * The default `node_id`: the first 20 hex digits of hash160 of the wallet's public key: stable for a
+ * wallet, reveals nothing secret. Without a passphrase there is no key: NATS then needs `node_id`.
+ */
+async function defaultNodeId(keys: KeyProvider, config: NodeConfig): Promise<string | undefined> {
+  if (config.passphrase === undefined) {
+    if (config.nats !== undefined) throw new ConfigError('node_id', 'MM2.json: node_id: is required with nats when there is no passphrase');
+    return undefined;
+  }
+  const publicKey = await keys.publicKey({ coin: 'node_id' });
+  return Buffer.from(hash160(publicKey.compressed)).toString('hex').slice(0, 20);
 }
 
 /** The `@trezor/connect` adapter, imported and created on first use only. */
