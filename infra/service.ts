@@ -4,6 +4,7 @@ import { CoinRegistry } from '../actors/coinRegistry.ts';
 import { EmbeddedEventLog } from '../events/embeddedEventLog.ts';
 import { NODE_STREAM, coinStream } from '../events/eventLog.ts';
 import { InFlightActivations } from '../events/inFlightActivations.ts';
+import { startNatsLink, type NatsLink } from './nats/natsLink.ts';
 import { EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
 import { TaskStatusProjection } from '../events/projections/taskStatus.ts';
 import { EnableEthTasks, type TaskTimeouts } from '../actors/enableEthTasks.ts';
@@ -43,6 +44,8 @@ export interface RunningService {
   readonly log: EmbeddedEventLog;
   readonly registry: CoinRegistry;
   readonly tasks: EnableEthTasks;
+  /** Present when `nats` is configured. */
+  readonly nats: NatsLink | undefined;
   stop(): Promise<void>;
 }
 
@@ -97,6 +100,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const auth = new AuthGuard({ rpcPassword: config.rpcPassword.reveal(), clock });
     const dispatcher = createDispatcher({ ...buildMethodTables(service, tasks), auth });
     const http = await startHttpServer({ host: config.rpcip, port: options.port ?? config.rpcport, dispatcher });
+    const nats =
+      config.nats === undefined || nodeId === undefined
+        ? undefined
+        : startNatsLink({ settings: config.nats, nodeId, outbox: log, dispatcher, dbdir: config.dbdir, clock });
 
     return {
       url: http.url,
@@ -106,6 +113,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log,
       registry,
       tasks,
+      nats,
       async stop() {
         await tasks.stop();
         // Abort activations first: their requests then answer at once instead of holding the
@@ -113,6 +121,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         await registry.stop();
         await http.close();
         await hardware.close();
+        await nats?.stop();
         await log.close();
       },
     };

@@ -86,14 +86,14 @@ describe('loadNodeConfig: defaults and paths', () => {
   it('honours MM_CONF_PATH / MM_COINS_PATH (relative to cwd) and keeps unknown keys as extras', async () => {
     const options = await setup({});
     await mkdir(join(options.cwd, 'etc'));
-    const conf = { ...good, rpcport: 8000, rpcip: '0.0.0.0', dbdir: 'data', gui: 'test', nats: { url: 'x' } };
+    const conf = { ...good, rpcport: 8000, rpcip: '0.0.0.0', dbdir: 'data', gui: 'test', future_feature: { url: 'x' } };
     await writeFile(join(options.cwd, 'etc', 'node.json'), JSON.stringify(conf));
     await writeFile(join(options.cwd, 'etc', 'coins.json'), JSON.stringify([UTXO, { ...UTXO, mm2: 1 }]));
     const config = await loadNodeConfig({ cwd: options.cwd, env: { MM_CONF_PATH: 'etc/node.json', MM_COINS_PATH: 'etc/coins.json' } });
     assert.equal(config.rpcport, 8000);
     assert.equal(config.rpcip, '0.0.0.0');
     assert.equal(config.dbdir, join(options.cwd, 'data'));
-    assert.deepEqual(config.extras, { nats: { url: 'x' } });
+    assert.deepEqual(config.extras, { future_feature: { url: 'x' } });
     assert.deepEqual(config.coins.duplicates, ['KMD']);
     assert.equal(config.coins.find('KMD')?.mm2, undefined, 'first entry wins');
     assert.equal(config.passphrase?.reveal(), PASSPHRASE);

@@ -37,6 +37,8 @@ export interface StackOptions {
   readonly dbdir?: string;
   /** Device adapter (tests use a fake `HardwareWallet`). */
   readonly hardware?: ServiceOptions['hardware'];
+  /** Extra MM2.json keys (e.g. `nats`, `node_id`). */
+  readonly config?: Record<string, unknown>;
   /** Hardware waits (connect, PIN) of `task::enable_eth` tasks. */
   readonly taskTimeouts?: ServiceOptions['taskTimeouts'];
 }
@@ -77,7 +79,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   await writeFile(join(dir, 'coins'), JSON.stringify(coins));
   await writeFile(
     join(dir, 'MM2.json'),
-    JSON.stringify({ rpc_password: TEST_PASSWORD, passphrase: TEST_PASSPHRASE, dbdir: options.dbdir ?? join(dir, 'db') }),
+    JSON.stringify({ rpc_password: TEST_PASSWORD, passphrase: TEST_PASSPHRASE, dbdir: options.dbdir ?? join(dir, 'db'), ...options.config }),
   );
   const config = await loadNodeConfig({ cwd: dir, env: {} });
   const service = await startService({

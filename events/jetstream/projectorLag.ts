@@ -1,0 +1,47 @@
+/** How far the KV is behind the stream. */
+export interface ProjectionLag {
+  /** Events of the consumer's filter not applied yet (stream position − acknowledged position). */
+  readonly events: number;
+  /** Age of the oldest event not applied yet (0 when caught up). */
+  readonly ms: number;
+}
+
+/**
+ * Tracks a projector's lag from what it sees (each message says how many are pending behind it)
+ * and from periodic consumer polls (which also see what other processes of the set do).
+ */
+export class LagTracker {
+  #pendingAfterLast = 0;
+  #inFlightSince: number | undefined;
+  #oldestPendingAt: number | undefined;
+
+  /** A message written to the stream at `writtenAt` (ms) is being applied. */
+  delivered(writtenAt: number): void {
+    this.#inFlightSince = writtenAt;
+  }
+
+  /** The message being applied is acknowledged; `pending` more follow it. */
+  applied(pending: number): void {
+    this.#inFlightSince = undefined;
+    this.#pendingAfterLast = pending;
+    this.#oldestPendingAt = undefined;
+  }
+
+  /** A consumer poll: `events` not acknowledged, the oldest written at `oldestAt` (if known). */
+  polled(events: number, oldestAt: number | undefined): void {
+    this.#pendingAfterLast = this.#inFlightSince === undefined ? events : Math.max(0, events - 1);
+    this.#oldestPendingAt = events === 0 ? undefined : oldestAt;
+  }
+
+  /** True while this process applies a message. */
+  get busy(): boolean {
+    return this.#inFlightSince !== undefined;
+  }
+
+  /** The lag now. */
+  lag(now: number): ProjectionLag {
+    const events = this.#pendingAfterLast + (this.#inFlightSince === undefined ? 0 : 1);
+    const since = this.#inFlightSince ?? (events > 0 ? this.#oldestPendingAt : undefined);
+    return { events, ms: since === undefined ? 0 : Math.max(0, now - since) };
+  }
+}

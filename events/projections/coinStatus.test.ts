@@ -1,0 +1,115 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { StoredEvent } from '../../spec/events.ts';
+import { nextCoinStatus, type CoinStatus } from './coinStatus.ts';
+import { EventScript } from './eventScript.ts';
+import { activation } from './statusScenario.ts';
+
+const key = { nodeId: 'n1', ticker: 'ETH' };
+
+function fold(events: readonly StoredEvent[]): CoinStatus | undefined {
+  return events.reduce<CoinStatus | undefined>((s, e) => nextCoinStatus(s, e, key) ?? s, undefined);
+}
+
+const request = (s: EventScript, attempt = 1, tokens: string[] = []) =>
+  s.coin('ETH', { type: 'ActivationRequested', data: { ticker: 'ETH', family: 'evm', via: 'enable_eth_with_tokens', tokens, getBalances: true, attempt } });
+
+test('an activated coin shows its address, block, tokens and balances (platform and tokens)', () => {
+  const s = new EventScript('n1');
+  s.session();
+  request(s);
+  assert.equal(fold(s.events)?.state, 'activating');
+  const done = s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20']) });
+  assert.deepEqual(fold(s.events), {
+    nodeId: 'n1',
+    ticker: 'ETH',
+    state: 'active',
+    sessionId: s.sessionId,
+    address: '0xf5c3bf03cBA4E343484588932e423A7C8BFf102d',
+    currentBlock: 1234,
+    tokens: [{ ticker: 'USDT-ERC20', contractAddress: `0x${'1'.padStart(40, '0')}`, decimals: 6 }],
+    balances: { ETH: { spendable: '1.5', unspendable: '0' }, 'USDT-ERC20': { spendable: '10.25', unspendable: '0' } },
+    lastSeq: done.metadata.seq,
+    updatedAt: done.metadata.time,
+  });
+});
+
+test('without balances read, the status has no balances', () => {
+  const s = new EventScript('n1');
+  request(s);
+  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20'], { noBalances: true }) });
+  const status = fold(s.events);
+  assert.equal(status?.state, 'active');
+  assert.equal(status?.balances, undefined);
+});
+
+test('a failure leaves the coin inactive with the error; the next request clears it', () => {
+  const s = new EventScript('n1');
+  request(s);
+  const error = { errorType: 'Transport', message: 'down', data: 'down' };
+  s.coin('ETH', { type: 'ActivationFailed', data: { ticker: 'ETH', error, attempt: 1 } });
+  assert.deepEqual(fold(s.events), { nodeId: 'n1', ticker: 'ETH', state: 'inactive', sessionId: s.sessionId, error, lastSeq: 2, updatedAt: s.events[1]!.metadata.time });
+  request(s, 2);
+  assert.equal(fold(s.events)?.error, undefined);
+});
+
+test('passive keeps the platform for its tokens; a failed re-activation stays passive; a successful one keeps them', () => {
+  const s = new EventScript('n1');
+  request(s);
+  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20', 'DAI-ERC20']) });
+  s.coin('ETH', { type: 'CoinPassivated', data: { ticker: 'ETH', activeTokens: ['USDT-ERC20', 'DAI-ERC20'] } });
+  assert.equal(fold(s.events)?.state, 'passive');
+  request(s, 2);
+  const reactivating = fold(s.events);
+  assert.equal(reactivating?.state, 'activating');
+  assert.deepEqual(reactivating?.tokens?.map((t) => t.ticker), ['USDT-ERC20', 'DAI-ERC20'], 'tokens stay enabled meanwhile');
+  s.coin('ETH', { type: 'ActivationFailed', data: { ticker: 'ETH', error: { errorType: 'Transport', message: 'x' }, attempt: 2 } });
+  assert.equal(fold(s.events)?.state, 'passive');
+  assert.equal(fold(s.events)?.error?.errorType, 'Transport');
+  request(s, 3);
+  s.coin('ETH', { type: 'TokenDisabled', data: { ticker: 'DAI-ERC20', platform: 'ETH' } });
+  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['LINK-ERC20'], { attempt: 3 }) });
+  const active = fold(s.events);
+  assert.equal(active?.state, 'active');
+  assert.deepEqual(active?.tokens?.map((t) => t.ticker), ['LINK-ERC20', 'USDT-ERC20'], 'fresh first, then kept; the disabled one is gone');
+  assert.deepEqual(Object.keys(active?.balances ?? {}).sort(), ['ETH', 'LINK-ERC20', 'USDT-ERC20']);
+});
+
+test('disabling a token drops it and its balance; disabling the coin makes it inactive', () => {
+  const s = new EventScript('n1');
+  request(s);
+  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20']) });
+  s.coin('ETH', { type: 'TokenDisabled', data: { ticker: 'USDT-ERC20', platform: 'ETH' } });
+  assert.deepEqual(fold(s.events)?.tokens, []);
+  assert.deepEqual(fold(s.events)?.balances, { ETH: { spendable: '1.5', unspendable: '0' } });
+  s.coin('ETH', { type: 'CoinDisabled', data: { ticker: 'ETH', tokens: [] } });
+  const status = fold(s.events);
+  assert.equal(status?.state, 'inactive');
+  assert.equal(status?.address, undefined);
+  assert.equal(status?.tokens, undefined);
+});
+
+test('a cancelled activation of an inactive coin leaves it inactive', () => {
+  const s = new EventScript('n1');
+  request(s);
+  s.coin('ETH', { type: 'ActivationCancelled', data: { ticker: 'ETH', attempt: 1 } });
+  assert.equal(fold(s.events)?.state, 'inactive');
+});
+
+test('a new session makes the coin inactive; an interrupted activation is recorded as its error', () => {
+  const s = new EventScript('n1');
+  request(s);
+  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH') });
+  const dead = s.sessionId;
+  const start = s.session();
+  const reset = fold(s.events);
+  assert.deepEqual(reset, { nodeId: 'n1', ticker: 'ETH', state: 'inactive', sessionId: start.metadata.sessionId, lastSeq: start.metadata.seq, updatedAt: start.metadata.time });
+  s.coin('ETH', { type: 'ActivationInterrupted', data: { ticker: 'ETH', attempt: 1, sessionId: dead } });
+  assert.match(fold(s.events)?.error?.message ?? '', new RegExp(`session ${dead}`));
+});
+
+test('events of no concern change nothing', () => {
+  const s = new EventScript('n1');
+  const e = s.task(1, { type: 'TaskCancelled', data: { taskId: 1 } });
+  assert.equal(nextCoinStatus(undefined, e, key), undefined);
+});

@@ -1,0 +1,122 @@
+import type { BalanceInfo, ErrorInfo, StoredEvent } from '../../spec/events.ts';
+
+/** A platform coin's lifecycle state, as the coin's actor has it (spec 3.1). */
+export type CoinState = 'inactive' | 'activating' | 'active' | 'passive';
+
+/** A token enabled on a platform (its balance, if known, is in `balances`). */
+export interface CoinToken {
+  readonly ticker: string;
+  readonly contractAddress: string;
+  readonly decimals: number;
+}
+
+/**
+ * Current status of one platform coin of one node: the value of KV key `<node_id>.coin.<TICKER>`.
+ * `address`, `currentBlock`, `tokens` and `balances` are present while the coin is enabled (active,
+ * passive, or re-activating from passive); `balances` maps the platform and token tickers to
+ * decimal-string amounts and is absent when the activation read none (`get_balances: false`).
+ */
+export interface CoinStatus {
+  readonly nodeId: string;
+  readonly ticker: string;
+  readonly state: CoinState;
+  /** Session of the last event applied (a new session starts every coin inactive). */
+  readonly sessionId: string;
+  readonly address?: string;
+  readonly currentBlock?: number;
+  readonly tokens?: readonly CoinToken[];
+  readonly balances?: Readonly<Record<string, BalanceInfo>>;
+  /** The last failure; cleared by the next activation request and by a new session. */
+  readonly error?: ErrorInfo;
+  /** `metadata.seq` (the node's log position) of the last event applied. */
+  readonly lastSeq: number;
+  /** `metadata.time` of the last event applied. */
+  readonly updatedAt: string;
+}
+
+type Enabled = Pick<CoinStatus, 'address' | 'currentBlock' | 'tokens' | 'balances'>;
+
+/** Error recorded when an activation died with its service (`ActivationInterrupted`). */
+export const activationInterruptedMessage = (sessionId: string): string =>
+  `activation was interrupted: the service stopped (session ${sessionId})`;
+
+/**
+ * The pure coin reducer, mirroring `coinActivation.machine`: the status after `event`, or
+ * `undefined` when the event does not change it. `prev` undefined is a coin never seen (inactive).
+ * `SessionStarted` (a node event) resets the coin: callers apply it to every coin of its node.
+ */
+export function nextCoinStatus(
+  prev: CoinStatus | undefined,
+  event: StoredEvent,
+  key: { readonly nodeId: string; readonly ticker: string },
+): CoinStatus | undefined {
+  const base = { nodeId: key.nodeId, ticker: key.ticker, sessionId: event.metadata.sessionId, lastSeq: event.metadata.seq, updatedAt: event.metadata.time };
+  const enabled = prev === undefined ? undefined : enabledPart(prev);
+  const error = prev?.error === undefined ? {} : { error: prev.error };
+  switch (event.type) {
+    case 'SessionStarted':
+      return { ...base, state: 'inactive' };
+    case 'ActivationRequested':
+      return { ...base, state: 'activating', ...enabled };
+    case 'CoinActivated':
+      return { ...base, state: 'active', ...activated(enabled, event.data) };
+    case 'ActivationFailed':
+      return enabled ? { ...base, state: 'passive', ...enabled, error: event.data.error } : { ...base, state: 'inactive', error: event.data.error };
+    case 'ActivationCancelled':
+      return enabled ? { ...base, state: 'passive', ...enabled, ...error } : { ...base, state: 'inactive', ...error };
+    case 'ActivationInterrupted': {
+      const message = activationInterruptedMessage(event.data.sessionId);
+      return { ...base, state: 'inactive', error: { errorType: 'InternalError', message, data: message } };
+    }
+    case 'CoinPassivated':
+      return { ...base, state: 'passive', ...enabled, ...error };
+    case 'CoinDisabled':
+      return { ...base, state: 'inactive', ...error };
+    case 'TokenDisabled':
+      return { ...base, state: prev?.state ?? 'inactive', ...withoutToken(enabled, event.data.ticker), ...error };
+    default:
+      return undefined;
+  }
+}
+
+/** The enabled-coin fields of a status, or `undefined` when the coin holds none. */
+function enabledPart(s: CoinStatus): Enabled | undefined {
+  if (s.address === undefined) return undefined;
+  return {
+    address: s.address,
+    ...(s.currentBlock === undefined ? {} : { currentBlock: s.currentBlock }),
+    tokens: s.tokens ?? [],
+    ...(s.balances === undefined ? {} : { balances: s.balances }),
+  };
+}
+
+/** Fresh tokens first, then those kept through a passive period (as the machine orders them). */
+function activated(kept: Enabled | undefined, data: Extract<StoredEvent, { type: 'CoinActivated' }>['data']): Enabled {
+  const fresh = new Set(data.tokens.map((t) => t.ticker));
+  const keptTokens = (kept?.tokens ?? []).filter((t) => !fresh.has(t.ticker));
+  const tokens = [...data.tokens.map(({ ticker, contractAddress, decimals }) => ({ ticker, contractAddress, decimals })), ...keptTokens];
+  const balances: Record<string, BalanceInfo> = {};
+  if (data.balance !== undefined) balances[data.ticker] = data.balance;
+  for (const t of data.tokens) if (t.balance !== undefined) balances[t.ticker] = t.balance;
+  for (const t of keptTokens) {
+    const b = kept?.balances?.[t.ticker];
+    if (b !== undefined) balances[t.ticker] = b;
+  }
+  return {
+    address: data.address,
+    currentBlock: data.currentBlock,
+    tokens,
+    ...(Object.keys(balances).length > 0 ? { balances } : {}),
+  };
+}
+
+function withoutToken(enabled: Enabled | undefined, token: string): Enabled | Record<string, never> {
+  if (enabled === undefined) return {};
+  const { balances, ...rest } = enabled;
+  const left = balances === undefined ? undefined : Object.fromEntries(Object.entries(balances).filter(([t]) => t !== token));
+  return {
+    ...rest,
+    tokens: (enabled.tokens ?? []).filter((t) => t.ticker !== token),
+    ...(left === undefined || Object.keys(left).length === 0 ? {} : { balances: left }),
+  };
+}

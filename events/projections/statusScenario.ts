@@ -1,0 +1,74 @@
+import type { EventOf } from '../../spec/events.ts';
+import { EventScript } from './eventScript.ts';
+
+type Activation = EventOf<'CoinActivated'>['data'];
+
+/** A `CoinActivated` payload: 1.5 ETH-like balance and one balance per token unless `noBalances`. */
+export function activation(ticker: string, tokens: readonly string[] = [], options: { noBalances?: boolean; attempt?: number; hd?: boolean } = {}): Activation {
+  const withBalance = options.noBalances !== true;
+  return {
+    ticker,
+    family: 'evm',
+    address: '0xf5c3bf03cBA4E343484588932e423A7C8BFf102d',
+    pubkey: `04${'cd'.repeat(64)}`,
+    derivationMethod: options.hd === true ? 'HDWallet' : 'Iguana',
+    currentBlock: 1234,
+    ...(withBalance ? { balance: { spendable: '1.5', unspendable: '0' } } : {}),
+    tokens: tokens.map((t, i) => ({
+      ticker: t,
+      contractAddress: `0x${String(i + 1).padStart(40, '0')}`,
+      decimals: 6,
+      ...(withBalance ? { balance: { spendable: `${i + 1}0.25`, unspendable: '0' } } : {}),
+    })),
+    attempt: options.attempt ?? 1,
+    ...(options.hd === true ? { derivationPath: "m/44'/60'/0'/0/0" } : {}),
+  };
+}
+
+const requested = (ticker: string, tokens: readonly string[], attempt = 1): EventOf<'ActivationRequested'> => ({
+  type: 'ActivationRequested',
+  data: { ticker, family: 'evm', via: 'enable_eth_with_tokens', tokens: [...tokens], getBalances: true, attempt },
+});
+
+/**
+ * A node's busy life, covering every status the KV shows: coins active (with balances), failed,
+ * passive, disabled, token disabled, re-activated from passive; tasks Ok, Error, in progress,
+ * user action, cancelled, forgotten, interrupted; and a second session resetting the coins.
+ */
+export function busyNode(nodeId: string, options: { startTime?: number } = {}): EventScript {
+  const s = new EventScript(nodeId, options);
+  s.session();
+  s.coin('ETH', requested('ETH', ['USDT-ERC20', 'DAI-ERC20']));
+  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20', 'DAI-ERC20']) });
+  s.coin('BNB', requested('BNB', []));
+  s.coin('BNB', { type: 'ActivationFailed', data: { ticker: 'BNB', error: { errorType: 'Transport', message: 'all nodes down', data: 'all nodes down' }, attempt: 1 } });
+  s.coin('ETH', { type: 'TokenDisabled', data: { ticker: 'DAI-ERC20', platform: 'ETH' } });
+  s.coin('ETH', { type: 'CoinPassivated', data: { ticker: 'ETH', activeTokens: ['USDT-ERC20'] } });
+  s.coin('MATIC', requested('MATIC', []));
+  s.coin('MATIC', { type: 'CoinActivated', data: activation('MATIC', [], { noBalances: true }) });
+  s.coin('MATIC', { type: 'CoinDisabled', data: { ticker: 'MATIC', tokens: [] } });
+  s.task(0, { type: 'TaskCreated', data: { taskId: 0, ticker: 'AVAX', tokens: ['USDC-AVX20'], keyPolicy: 'ContextPrivKey', getBalances: true } });
+  s.task(0, { type: 'TaskProgressed', data: { taskId: 0, status: 'InProgress', details: 'RequestingBalances' } });
+  s.coin('AVAX', requested('AVAX', ['USDC-AVX20']));
+  s.coin('AVAX', { type: 'CoinActivated', data: activation('AVAX', ['USDC-AVX20']) });
+  s.task(0, { type: 'TaskSucceeded', data: { taskId: 0, activation: activation('AVAX', ['USDC-AVX20']) } });
+  s.task(1, { type: 'TaskCreated', data: { taskId: 1, ticker: 'FTM', tokens: [], keyPolicy: 'Hardware', getBalances: false } });
+  s.task(1, { type: 'TaskProgressed', data: { taskId: 1, status: 'UserActionRequired', details: 'EnterTrezorPin' } });
+  s.task(1, { type: 'HardwarePinEntered', data: { taskId: 1 } });
+  s.task(1, { type: 'TaskFailed', data: { taskId: 1, error: { errorType: 'HwError', message: 'device said no', data: 'device said no' } } });
+  s.task(2, { type: 'TaskCreated', data: { taskId: 2, ticker: 'ONE', tokens: [], keyPolicy: 'ContextPrivKey', getBalances: true } });
+  s.task(2, { type: 'TaskCancelled', data: { taskId: 2 } });
+  s.task(0, { type: 'TaskForgotten', data: { taskId: 0 } });
+  s.task(4, { type: 'TaskCreated', data: { taskId: 4, ticker: 'GLMR', tokens: [], keyPolicy: 'ContextPrivKey', getBalances: false } });
+  s.coin('GLMR', requested('GLMR', []));
+  // The service stops mid-activation; the next session starts every coin inactive.
+  const dead = s.sessionId;
+  s.session();
+  s.coin('GLMR', { type: 'ActivationInterrupted', data: { ticker: 'GLMR', attempt: 1, sessionId: dead } });
+  s.task(4, { type: 'TaskInterrupted', data: { taskId: 4, sessionId: dead } });
+  s.coin('ETH', requested('ETH', ['USDT-ERC20']));
+  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20'], { attempt: 1 }) });
+  s.task(3, { type: 'TaskCreated', data: { taskId: 3, ticker: 'ETC', tokens: [], keyPolicy: 'Hardware', getBalances: false } });
+  s.task(3, { type: 'TaskProgressed', data: { taskId: 3, status: 'UserActionRequired', details: 'EnterTrezorPin' } });
+  return s;
+}

@@ -1,0 +1,80 @@
+import type { ErrorInfo, EventOf, StoredEvent } from '../../spec/events.ts';
+
+/** A task as `task::enable_eth::status` answers it, rebuilt from events alone. */
+export type TaskView =
+  | { readonly state: 'InProgress' | 'UserActionRequired'; readonly details: string }
+  | { readonly state: 'Ok'; readonly result: EventOf<'TaskSucceeded'>['data']['activation'] }
+  | { readonly state: 'Error'; readonly error: ErrorInfo }
+  | { readonly state: 'Cancelled' | 'Forgotten' };
+
+/** What a task keeps from its `TaskCreated`: everything but its current view. */
+export interface TaskHeader {
+  readonly taskId: number;
+  readonly ticker: string;
+  readonly getBalances: boolean;
+  /** The session that created the task. */
+  readonly sessionId: string;
+}
+
+/** A task's header and its current view. */
+export interface TaskRecord extends TaskHeader {
+  readonly view: TaskView;
+}
+
+/** Error message of a task (or activation) its service left unfinished. */
+export const interruptedMessage = (sessionId: string): string =>
+  `task was interrupted: the service stopped (session ${sessionId})`;
+
+/**
+ * The pure task reducer: the task after `event`, or `undefined` when the event does not concern
+ * a known task (not a task event, or a task event before its `TaskCreated`). Every event after
+ * `TaskCreated` replaces the whole view, so only the header of `prev` is read.
+ */
+export function nextTaskRecord(prev: TaskHeader | undefined, event: StoredEvent): TaskRecord | undefined {
+  if (event.type === 'TaskCreated') {
+    const { taskId, ticker, getBalances } = event.data;
+    return { taskId, ticker, getBalances, sessionId: event.metadata.sessionId, view: { state: 'InProgress', details: 'ActivatingCoin' } };
+  }
+  const view = taskViewAfter(event);
+  if (prev === undefined || view === undefined) return undefined;
+  const { taskId, ticker, getBalances, sessionId } = prev;
+  return { taskId, ticker, getBalances, sessionId, view };
+}
+
+/** The task id an event is about, if it is a task event. */
+export function taskIdOf(event: StoredEvent): number | undefined {
+  switch (event.type) {
+    case 'TaskCreated':
+    case 'TaskProgressed':
+    case 'TaskSucceeded':
+    case 'TaskFailed':
+    case 'TaskInterrupted':
+    case 'TaskCancelled':
+    case 'TaskForgotten':
+    case 'HardwarePinEntered':
+      return event.data.taskId;
+    default:
+      return undefined;
+  }
+}
+
+function taskViewAfter(event: StoredEvent): TaskView | undefined {
+  switch (event.type) {
+    case 'TaskProgressed':
+      return { state: event.data.status, details: event.data.details };
+    case 'TaskSucceeded':
+      return { state: 'Ok', result: event.data.activation };
+    case 'TaskFailed':
+      return { state: 'Error', error: event.data.error };
+    case 'TaskInterrupted': {
+      const message = interruptedMessage(event.data.sessionId);
+      return { state: 'Error', error: { errorType: 'InternalError', message, data: message } };
+    }
+    case 'TaskCancelled':
+      return { state: 'Cancelled' };
+    case 'TaskForgotten':
+      return { state: 'Forgotten' };
+    default:
+      return undefined;
+  }
+}

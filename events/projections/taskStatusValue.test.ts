@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { renderTaskStatus } from '../../rpc/methods/enableEthTask.ts';
+import { TaskStatusProjection } from './taskStatus.ts';
+import { nextTaskStatus, type TaskStatusValue } from './taskStatusValue.ts';
+import { EventScript } from './eventScript.ts';
+import { activation, busyNode } from './statusScenario.ts';
+
+/** Both reducers over the same events: the KV value says what the RPC would answer, at every step. */
+test('the KV task value equals renderTaskStatus of the in-memory projection after every event', () => {
+  const s = busyNode('n1');
+  const projection = new TaskStatusProjection();
+  const values = new Map<number, TaskStatusValue>();
+  let checked = 0;
+  for (const event of s.events) {
+    projection.apply(event);
+    if (!event.metadata.stream.startsWith('task.')) continue;
+    const taskId = Number(event.metadata.stream.slice(5));
+    const next = nextTaskStatus(values.get(taskId), event, 'n1');
+    if (next !== undefined) values.set(taskId, next);
+    else assert.equal(event.type, 'HardwarePinEntered', 'every other task event changes the status');
+    const record = projection.get(taskId)!;
+    const value = values.get(taskId)!;
+    const { status, details } = value;
+    if (record.view.state === 'Cancelled' || record.view.state === 'Forgotten') {
+      assert.deepEqual({ status, details }, { status: record.view.state, details: undefined });
+    } else {
+      assert.deepEqual(JSON.parse(JSON.stringify({ status, details })), JSON.parse(JSON.stringify(renderTaskStatus(record))));
+    }
+    if (next !== undefined) assert.equal(value.lastSeq, event.metadata.seq);
+    checked++;
+  }
+  assert.equal(checked, 14);
+  assert.deepEqual([...values.values()].map((v) => v.status), ['Forgotten', 'Error', 'Cancelled', 'Error', 'UserActionRequired']);
+});
+
+test('Ok details are the rendered activation (Iguana and HD shapes, with and without balances)', () => {
+  for (const [hd, getBalances] of [[false, true], [false, false], [true, true], [true, false]] as const) {
+    const s = new EventScript('n1');
+    const created = s.task(7, { type: 'TaskCreated', data: { taskId: 7, ticker: 'ETH', tokens: ['USDT-ERC20'], keyPolicy: 'ContextPrivKey', getBalances } });
+    const ok = s.task(7, { type: 'TaskSucceeded', data: { taskId: 7, activation: activation('ETH', ['USDT-ERC20'], { hd }) } });
+    const value = nextTaskStatus(nextTaskStatus(undefined, created, 'n1'), ok, 'n1');
+    const projection = new TaskStatusProjection();
+    projection.apply(created);
+    projection.apply(ok);
+    assert.deepEqual({ status: value?.status, details: value?.details }, renderTaskStatus(projection.get(7)!));
+    assert.equal(value?.getBalances, getBalances);
+  }
+});
+
+test('a task event before its TaskCreated is ignored', () => {
+  const s = new EventScript('n1');
+  assert.equal(nextTaskStatus(undefined, s.task(1, { type: 'TaskProgressed', data: { taskId: 1, status: 'InProgress', details: 'x' } }), 'n1'), undefined);
+});
