@@ -6,7 +6,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { StoredEvent } from '../spec/events.ts';
 import { LOG_FILE } from './embeddedEventLog.ts';
 import { ALL_EVENTS_FILTER, nodeEventsFilter } from './jetstream/projectorConsumer.ts';
-import { decodeEventMessage } from './jetstream/projectorMessage.ts';
+import { decodeForProjection } from './jetstream/projectorMessage.ts';
 import { EVENTS_STREAM } from './jetstream/subjects.ts';
 import { eventNodeId } from './projections/statusRouting.ts';
 import { decodeRecord } from './recordCodec.ts';
@@ -108,7 +108,7 @@ export async function jetStreamSource(nc: NatsConnection, options: { node?: stri
       try {
         for await (const m of messages) {
           position++;
-          const decoded = decodeEventMessage(m.subject, m.data);
+          const decoded = decodeForProjection(m.subject, m.data);
           if (decoded.ok) yield { event: decoded.event, nodeId: decoded.nodeId, position };
           else refused++;
           if (m.info.pending === 0 || m.info.streamSequence >= endSeq) break;

@@ -14,7 +14,7 @@ import type { TaskStatusValue } from '../projections/taskStatusValue.ts';
 import { ALL_EVENTS_FILTER, nodeEventsFilter, startProjector, type Projector } from './projector.ts';
 import { StatusWriter } from './projectorApply.ts';
 import { ensureProjectorConsumer } from './projectorConsumer.ts';
-import { decodeEventMessage } from './projectorMessage.ts';
+import { decodeForProjection } from './projectorMessage.ts';
 import { connectForever, ensureTestStream, publishEvents } from './projectorTestkit.ts';
 import { openStatusKv, readStatus, snapshotStatusKv } from './statusKv.ts';
 import { EVENTS_STREAM, STATUS_BUCKET, statusKey } from './subjects.ts';
@@ -238,7 +238,7 @@ describe('projector (real nats-server)', () => {
     await ensureProjectorConsumer(await jetstreamManager(nc), { durableName, filter: ALL_EVENTS_FILTER, ackWaitMs: 2_000 });
     const first = await jetstream(nc).consumers.get(EVENTS_STREAM, durableName).then((c) => c.next());
     assert.ok(first !== null);
-    const decoded = decodeEventMessage(first.subject, first.data);
+    const decoded = decodeForProjection(first.subject, first.data);
     assert.ok(decoded.ok);
     assert.equal(await new StatusWriter(kv).project(decoded.event, decoded.nodeId), 0, 'a session start with no coins yet writes nothing');
     const second = await jetstream(nc).consumers.get(EVENTS_STREAM, durableName).then((c) => c.next({ expires: 1_000 }));

@@ -5,7 +5,7 @@ import { silentLog, type RpcLog } from '../../rpc/log.ts';
 import { StatusWriter } from './projectorApply.ts';
 import { ALL_EVENTS_FILTER, DEFAULT_PROJECTOR_DURABLE, ensureProjectorConsumer } from './projectorConsumer.ts';
 import { LagTracker, type ProjectionLag } from './projectorLag.ts';
-import { decodeEventMessage } from './projectorMessage.ts';
+import { decodeForProjection } from './projectorMessage.ts';
 import { openStatusKv } from './statusKv.ts';
 import { EVENTS_STREAM } from './subjects.ts';
 
@@ -79,7 +79,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Project
   const pause = (ms: number) => sleep(ms, undefined, { signal: stopping.signal }).catch(() => undefined);
 
   const apply = async (m: JsMsg): Promise<void> => {
-    const decoded = decodeEventMessage(m.subject, m.data);
+    const decoded = decodeForProjection(m.subject, m.data);
     if (!decoded.ok) {
       log.error('projector: refusing a message', { seq: m.seq, subject: m.subject, reason: decoded.reason });
       m.term();

@@ -14,7 +14,7 @@ const text = new TextDecoder();
  * `metadata.nodeId`, else the subject's `<node_id>`. Anything else is refused with a reason
  * (the projector and replay skip it alike, so the KV still matches a replay).
  */
-export function decodeEventMessage(subject: string, data: Uint8Array): DecodedEventMessage {
+export function decodeForProjection(subject: string, data: Uint8Array): DecodedEventMessage {
   let value: unknown;
   try {
     value = JSON.parse(text.decode(data));

@@ -1,11 +1,12 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { StoredEvent } from '../../spec/events.ts';
-import { EVENTS_STREAM, EVENTS_SUBJECT_ROOT, eventSubject } from './subjects.ts';
+import { ensureEventsStream } from './ensureStream.ts';
+import { eventSubject } from './subjects.ts';
 
 /**
- * Test helpers standing in for the publisher (events/jetstream/outboxPublisher.ts): the stream as
- * the README's NATS contract describes it, and events published the way the publisher does.
+ * Test helpers for the projector and replay: the events stream, and events published the way the
+ * outbox publisher does (subject per node and aggregate, body the stored event, `Nats-Msg-Id`).
  */
 
 /** A connection to a test server that reconnects forever (so it survives kills and restarts). */
@@ -13,21 +14,9 @@ export function connectForever(url: string, name = 'test'): Promise<NatsConnecti
   return connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 100, timeout: 5_000 });
 }
 
-/** Creates `ACTIVATION_EVENTS` (file storage, all subjects under `activation.events.>`) if missing. */
+/** Creates `ACTIVATION_EVENTS` as the service does (events/jetstream/ensureStream.ts). */
 export async function ensureTestStream(nc: NatsConnection): Promise<void> {
-  const jsm = await jetstreamManager(nc);
-  try {
-    await jsm.streams.info(EVENTS_STREAM);
-  } catch {
-    await jsm.streams.add({
-      name: EVENTS_STREAM,
-      subjects: [`${EVENTS_SUBJECT_ROOT}.>`],
-      storage: StorageType.File,
-      retention: RetentionPolicy.Limits,
-      discard: DiscardPolicy.Old,
-      duplicate_window: 120_000_000_000,
-    });
-  }
+  await ensureEventsStream(await jetstreamManager(nc));
 }
 
 /**
