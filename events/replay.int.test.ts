@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { ManualClock } from '../infra/clock/manualClock.ts';
 import { startNatsServer, type NatsServer } from '../infra/testing/natsServer.ts';
 import type { StoredEvent } from '../spec/events.ts';
 import { EmbeddedEventLog } from './embeddedEventLog.ts';
@@ -27,10 +28,10 @@ let kv: KV;
 let dirs: string[] = [];
 
 /** Writes `events` through a real embedded log (it gives them their metadata); returns what it stored. */
-async function embeddedLog(nodeId: string, events: readonly StoredEvent[]): Promise<{ dir: string; stored: StoredEvent[] }> {
+async function embeddedLog(nodeId: string | undefined, events: readonly StoredEvent[]): Promise<{ dir: string; stored: StoredEvent[] }> {
   const dir = await mkdtemp(join(tmpdir(), 'replay-'));
   dirs.push(dir);
-  const log = await EmbeddedEventLog.open({ dir, sessionId: 's-1', nodeId, fsync: false });
+  const log = await EmbeddedEventLog.open({ dir, sessionId: 's-1', ...(nodeId === undefined ? {} : { nodeId }), fsync: false, clock: new ManualClock() });
   for (const e of events) await log.append(e.metadata.stream, [{ type: e.type, data: e.data } as never]);
   const stored: StoredEvent[] = [];
   for await (const e of log.read()) stored.push(e);
@@ -157,6 +158,23 @@ describe('replay (real nats-server)', () => {
     assert.deepEqual(new Set(coin.stdout.trim().split('\n').map((l) => l.split(' ')[2])), new Set(['node-a', 'node-b', 'node-h']), 'every node without --node');
     const bad = await replayCli(['--history', 'task', 'x']);
     assert.equal(bad.code, 2);
+  });
+
+  test('npm run replay --dbdir: the embedded log, read-only; --node names the events of a log written before node ids', async () => {
+    const events = busyNode('old').events;
+    const withIds = await embeddedLog('legacy', events);
+    const withoutIds = await embeddedLog(undefined, events);
+    const a = await replayCli(['--dbdir', withIds.dir]);
+    const b = await replayCli(['--dbdir', withoutIds.dir, '--node', 'legacy']);
+    const again = await replayCli(['--dbdir', withoutIds.dir, '--node', 'legacy']);
+    assert.equal(a.code, 0, a.stderr);
+    assert.match(a.stdout, new RegExp(`^events\\s+${events.length}$`, 'm'));
+    assert.equal(digestLine(b.stdout), digestLine(a.stdout));
+    assert.equal(digestLine(again.stdout), digestLine(a.stdout));
+    const unnamed = await replayCli(['--dbdir', withoutIds.dir, '--state']);
+    assert.match(unnamed.stdout, /"local\.coin\.ETH":/, 'default node id: local');
+    const history = await replayCli(['--dbdir', withIds.dir, '--history', 'coin', 'GLMR']);
+    assert.deepEqual(history.stdout.trim().split('\n').map((l) => l.split(' ')[3]), ['ActivationRequested', 'SessionStarted', 'ActivationInterrupted']);
   });
 
   test('npm run projector: its own process, lag logged, clean stop on SIGTERM', async () => {

@@ -21,8 +21,8 @@ export function rate(events: number, elapsedMs: number): number {
 }
 
 /**
- * Progress on `out`: on a terminal one bar redrawn in place (`\r`); otherwise a plain line at
- * most every `lineEveryMs` (default 2 s), so logs stay readable.
+ * Progress on `out`: on a terminal one bar redrawn in place (`\r`, then clear to the end of the
+ * line); otherwise a plain line at most every `lineEveryMs` (default 2 s), so logs stay readable.
  */
 export function progressPrinter(out: ProgressOutput, options: { lineEveryMs?: number } = {}): { update(p: ReplayProgress): void; finish(): void } {
   const tty = out.isTTY === true;
@@ -33,7 +33,7 @@ export function progressPrinter(out: ProgressOutput, options: { lineEveryMs?: nu
     update(p) {
       const text = `${progressBar(p.position, p.total)} ${p.events} events, ${rate(p.events, p.elapsedMs)} events/s`;
       if (tty) {
-        out.write(`\r${text}`);
+        out.write(`\r${text}\x1b[K`);
         drawn = true;
       } else if (p.elapsedMs - lastLine >= every || p.position >= p.total) {
         out.write(`replay: ${text}\n`);

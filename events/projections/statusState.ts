@@ -35,6 +35,7 @@ export class StatusState {
     return this.#positions.get(nodeId);
   }
 
+  /** The value of `key`, if the state has it. */
   get(key: string): StatusValue | undefined {
     return this.#values.get(key);
   }
