@@ -31,7 +31,7 @@ export interface ProjectorOptions {
 
 /** Counters of one projector process. */
 export interface ProjectorStats {
-  /** Messages applied and acknowledged. */
+  /** Messages applied (each is then acknowledged). */
   readonly messages: number;
   /** KV writes (a session start writes every coin key of its node; a duplicate writes none). */
   readonly keysWritten: number;
@@ -102,12 +102,12 @@ export async function startProjector(options: ProjectorOptions): Promise<Project
         await pause(Math.min(50 * 2 ** attempt, RETRY_MAX_MS));
       }
     }
+    stats.messages++;
     try {
       await m.ackAck();
     } catch (error) {
       log.warn('projector: ack not confirmed; the event will be redelivered and skipped', { seq: m.seq, error: String(error) });
     }
-    stats.messages++;
     tracker.applied(m.info.pending);
   };
 
