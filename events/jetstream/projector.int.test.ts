@@ -315,4 +315,20 @@ describe('projector (real nats-server)', () => {
     assert.deepEqual(value.tokens, [], 'the token disabled by the other writer stays disabled');
     assert.equal(await kvDigest(), replayed(s.events).digest());
   });
+
+  test('the stream deleted and recreated under a running projector: its consumer is recreated', async () => {
+    await reset();
+    const a = busyNode('a');
+    const b = busyNode('b');
+    await publishEvents(nc, a.events);
+    await withProjector({}, async (p) => {
+      await p.whenCaughtUp();
+      await (await jetstreamManager(nc)).streams.delete(EVENTS_STREAM);
+      await new Promise((r) => setTimeout(r, 300));
+      await ensureTestStream(nc);
+      await publishEvents(nc, b.events);
+      await p.whenCaughtUp();
+    });
+    assert.equal(await kvDigest(), replayed([...a.events, ...b.events]).digest(), "a's keys stay; b's are projected");
+  });
 });

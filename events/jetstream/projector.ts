@@ -49,6 +49,7 @@ export interface Projector {
   lag(): ProjectionLag;
   /** Resolves once the set has applied every event the stream holds for its filter. */
   whenCaughtUp(): Promise<void>;
+  /** This process's counters. */
   stats(): ProjectorStats;
 }
 
@@ -68,7 +69,8 @@ export async function startProjector(options: ProjectorOptions): Promise<Project
   const log = options.log ?? silentLog;
   const jsm = await jetstreamManager(nc);
   const kv = await openStatusKv(nc);
-  await ensureProjectorConsumer(jsm, { durableName, filter, ackWaitMs: options.ackWaitMs ?? 30_000 });
+  const consumerOptions = { durableName, filter, ackWaitMs: options.ackWaitMs ?? 30_000 };
+  await ensureProjectorConsumer(jsm, consumerOptions);
   const js = jetstream(nc);
   const writer = new StatusWriter(kv);
   const tracker = new LagTracker();
@@ -112,18 +114,29 @@ export async function startProjector(options: ProjectorOptions): Promise<Project
   };
 
   const consumeLoop = async (): Promise<void> => {
+    let recreate = false;
     for (let failures = 0; !stopping.signal.aborted; ) {
       try {
+        if (recreate) await ensureProjectorConsumer(jsm, consumerOptions); // the stream or consumer was deleted
+        recreate = false;
         const consumer = await js.consumers.get(EVENTS_STREAM, durableName);
-        messages = await consumer.consume({ max_messages: 16 });
-        if (stopping.signal.aborted) await messages.close();
+        const current = await consumer.consume({ max_messages: 16 });
+        messages = current;
+        if (stopping.signal.aborted) await current.close();
+        void whenLost(current).then((why) => {
+          if (why === undefined || stopping.signal.aborted) return;
+          log.warn('projector: consumer lost; recreating it', { why });
+          recreate = true;
+          void current.close();
+        });
         failures = 0;
-        for await (const m of messages) {
+        for await (const m of current) {
           await apply(m);
           if (stopping.signal.aborted) break;
         }
       } catch (error) {
         failures++;
+        recreate = true;
         if (!stopping.signal.aborted) log.warn('projector: consumer failed; resubscribing', { error: String(error), failures });
       }
       if (!stopping.signal.aborted) await pause(Math.min(100 * 2 ** failures, RETRY_MAX_MS));
@@ -164,6 +177,14 @@ export async function startProjector(options: ProjectorOptions): Promise<Project
     },
     stats: () => ({ ...stats }),
   };
+}
+
+/** Resolves with the reason once `messages` reports its stream or consumer gone (undefined: it ended). */
+async function whenLost(messages: ConsumerMessages): Promise<string | undefined> {
+  for await (const s of messages.status()) {
+    if (s.type === 'consumer_deleted' || s.type === 'consumer_not_found' || s.type === 'stream_not_found') return s.type;
+  }
+  return undefined;
 }
 
 /** Polls the consumer for the set's lag; false if the server did not answer. */
