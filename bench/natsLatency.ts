@@ -18,6 +18,7 @@ import { encodeToken, eventSubject } from '../events/jetstream/subjects.ts';
 import { StatusState, statusDigest } from '../events/projections/statusState.ts';
 import type { StoredEvent } from '../spec/events.ts';
 import { summarizeLatency, type LatencySummary } from './latencySummary.ts';
+import { startCpuMeter, type CpuUse } from './natsCpu.ts';
 import { countingJetStreamSink, type SinkCounters } from './natsCountingSink.ts';
 import { untilSighted, watchKvSightings, watchStreamSightings } from './natsObservers.ts';
 import { paced } from './natsPacer.ts';
@@ -42,6 +43,8 @@ export interface EventToKvOptions {
   /** Events appended first at the same rate and left out of the statistics. */
   readonly warmupEvents: number;
   readonly events: number;
+  /** nats-server's pid, to report its CPU use. */
+  readonly serverPid?: number;
 }
 
 /** What {@link measureEventToKv} measured (measured phase only). */
@@ -55,6 +58,8 @@ export interface EventToKvResult {
   readonly generatorLate: LatencySummary;
   /** From just before `append()` until the KV watcher sees the key's `lastSeq` reach the event. */
   readonly appendToKv: LatencySummary;
+  /** {@link appendToKv} per second of the measured phase (by append time): bursts and drift show here. */
+  readonly appendToKvBySecond: readonly { readonly second: number; readonly p50Ms: number; readonly p99Ms: number; readonly maxMs: number }[];
   /** The same, from the time the append was due (includes generator delay: no coordinated omission). */
   readonly scheduledToKv: LatencySummary;
   /** Stages: append until durable (group commit + fdatasync). */
@@ -69,6 +74,8 @@ export interface EventToKvResult {
   /** Status keys at the end, and whether the KV's digest equals the digest of applying the same events in memory. */
   readonly kvKeys: number;
   readonly kvMatchesReplay: boolean;
+  /** CPU use while the measured events were being appended. */
+  readonly cpu: CpuUse;
 }
 
 interface Sample {
@@ -124,13 +131,16 @@ export async function measureEventToKv(options: EventToKvOptions): Promise<{ res
     const workload = new ActivationWorkload(1);
     const total = options.warmupEvents + options.events;
     const pending: Promise<void>[] = [];
+    let meter: ReturnType<typeof startCpuMeter> | undefined;
     const run = await paced(total, options.perSecond, (i, scheduledAt) => {
+      if (i === options.warmupEvents) meter = startCpuMeter(options.serverPid);
       const { stream, event } = workload.next();
       const sentAt = performance.now();
       const appended = log.append(stream, [event]);
       samples.set(log.lastSeq, { sentAt, scheduledAt, measured: i >= options.warmupEvents });
       pending.push(appended.then(stored, (e: unknown) => void failures.push(e)));
     });
+    const cpu = meter!.read();
     await Promise.all(pending);
     if (failures.length > 0) throw new Error(`${failures.length} appends failed: ${String(failures[0])}`);
 
@@ -148,6 +158,14 @@ export async function measureEventToKv(options: EventToKvOptions): Promise<{ res
     const measured = [...samples].filter(([, s]) => s.measured);
     const measuredKv = measured.filter(([, s]) => s.changesKv);
     const since = (seq: number, from: number, seen: Map<number, number>) => seen.get(seq)! - from;
+    const bySecond = new Map<number, number[]>();
+    const phaseStart = measured[0]![1].sentAt;
+    for (const [seq, s] of measuredKv) {
+      const second = Math.floor((s.sentAt - phaseStart) / 1000);
+      let values = bySecond.get(second);
+      if (values === undefined) bySecond.set(second, (values = []));
+      values.push(since(seq, s.sentAt, kvSeen.at));
+    }
     const sizes = messages.map((m) => Buffer.byteLength(m.body));
     return {
       messages,
@@ -158,6 +176,10 @@ export async function measureEventToKv(options: EventToKvOptions): Promise<{ res
         achievedPerSecond: run.achievedPerSecond,
         generatorLate: summarizeLatency(run.lateMs.subarray(options.warmupEvents)),
         appendToKv: summarizeLatency(measuredKv.map(([seq, s]) => since(seq, s.sentAt, kvSeen.at))),
+        appendToKvBySecond: [...bySecond].map(([second, values]) => {
+          const { p50Ms, p99Ms, maxMs } = summarizeLatency(values);
+          return { second, p50Ms, p99Ms, maxMs };
+        }),
         scheduledToKv: summarizeLatency(measuredKv.map(([seq, s]) => since(seq, s.scheduledAt, kvSeen.at))),
         appendToDurable: summarizeLatency(measured.map(([, s]) => s.durableAt! - s.sentAt)),
         appendToStream: summarizeLatency(measured.map(([seq, s]) => since(seq, s.sentAt, streamSeen.at))),
@@ -167,6 +189,7 @@ export async function measureEventToKv(options: EventToKvOptions): Promise<{ res
         projector: projectorStats,
         kvKeys: snapshot.size,
         kvMatchesReplay: statusDigest(snapshot) === shadow.digest(),
+        cpu,
       },
     };
   } finally {

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { DeliverPolicy, jetstream, type ConsumerMessages } from '@nats-io/jetstream';
 import { summarizeLatency, type LatencySummary } from './latencySummary.ts';
 import type { SentMessage } from './natsLatency.ts';
+import { startCpuMeter, type CpuUse } from './natsCpu.ts';
 import { paced } from './natsPacer.ts';
 import { connectLikeService, dropStream, freshRawStream, rawSubject } from './natsSetup.ts';
 
@@ -24,6 +25,8 @@ export interface RawRoundTripResult {
   readonly publishToReceive: LatencySummary;
   /** The same, from the time the publish was due. */
   readonly scheduledToReceive: LatencySummary;
+  /** CPU use while the measured messages were being published. */
+  readonly cpu: CpuUse;
 }
 
 /**
@@ -32,7 +35,13 @@ export interface RawRoundTripResult {
  * Messages are matched by stream sequence (one publisher, one connection: sequence = call order,
  * checked against every PubAck).
  */
-export async function measureRawRoundTrip(url: string, messages: readonly SentMessage[], perSecond: number, warmup: number): Promise<RawRoundTripResult> {
+export async function measureRawRoundTrip(
+  url: string,
+  messages: readonly SentMessage[],
+  perSecond: number,
+  warmup: number,
+  serverPid?: number,
+): Promise<RawRoundTripResult> {
   const pub = await connectLikeService(url, 'bench raw publisher');
   const sub = await connectLikeService(url, 'bench raw consumer');
   let consumed: ConsumerMessages | undefined;
@@ -54,7 +63,9 @@ export async function measureRawRoundTrip(url: string, messages: readonly SentMe
     const ackAt = new Float64Array(messages.length);
     const acks: Promise<void>[] = [];
     let misordered = 0;
+    let meter: ReturnType<typeof startCpuMeter> | undefined;
     const run = await paced(messages.length, perSecond, (i, scheduledAt) => {
+      if (i === warmup) meter = startCpuMeter(serverPid);
       const m = messages[i]!;
       scheduled[i] = scheduledAt;
       sentAt[i] = performance.now();
@@ -65,6 +76,7 @@ export async function measureRawRoundTrip(url: string, messages: readonly SentMe
         }),
       );
     });
+    const cpu = meter!.read();
     await Promise.all(acks);
     if (misordered > 0) throw new Error(`${misordered} raw publishes got an unexpected stream sequence`);
     await until(() => receivedAt.size === messages.length + 1, 30_000, 'raw round trip');
@@ -80,6 +92,7 @@ export async function measureRawRoundTrip(url: string, messages: readonly SentMe
       publishToAck: summarizeLatency(idx.map((i) => ackAt[i]! - sentAt[i]!)),
       publishToReceive: summarizeLatency(idx.map((i) => receivedAt.get(i + 2)! - sentAt[i]!)),
       scheduledToReceive: summarizeLatency(idx.map((i) => receivedAt.get(i + 2)! - scheduled[i]!)),
+      cpu,
     };
   } finally {
     await consumed?.close().catch(() => undefined);
