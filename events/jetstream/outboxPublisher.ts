@@ -88,7 +88,9 @@ export async function startOutboxPublisherOn(sink: EventSink, options: OutboxPub
   const marks = new MarkWriter({
     path: options.markFile,
     clock,
-    batching: options.markBatching ?? { everyEvents: 50, everyMs: 100 },
+    // The mark only saves work after a restart (re-publishing is checked and skipped), so it is
+    // saved seldom: each save is an fsync competing with the outbox's own.
+    batching: options.markBatching ?? { everyEvents: 1000, everyMs: 1000 },
     saved: mark,
     onError: (e) => log.warn('could not save the publish mark', { error: (e as Error).message }),
   });

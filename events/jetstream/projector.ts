@@ -105,11 +105,9 @@ export async function startProjector(options: ProjectorOptions): Promise<Project
       }
     }
     stats.messages++;
-    try {
-      await m.ackAck();
-    } catch (error) {
-      log.warn('projector: ack not confirmed; the event will be redelivered and skipped', { seq: m.seq, error: String(error) });
-    }
+    // Fire-and-forget ack: the server delivers the next message only once it has this ack
+    // (max_ack_pending 1), and a lost ack means a redelivery that `lastSeq` makes a no-op.
+    m.ack();
     tracker.applied(m.info.pending);
   };
 
