@@ -2,23 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedEventLog } from '../events/embeddedEventLog.ts';
 import { startSilentNode } from './devnet/index.ts';
 import { SWAP_CONTRACT, TEST_PASSPHRASE, TEST_PASSWORD } from './testing/stack.ts';
+import { freePort } from './testing/ports.ts';
 import type { StoredEvent } from '../spec/events.ts';
 
 /** kill -9 of the real service mid-burst (issue 4): the log stays intact, unfinished work ends explicitly. */
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function startService(conf: string): ChildProcess {
   return spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(import.meta.dirname, '..', 'main.ts')], {

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from './ports.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -26,13 +27,6 @@ export function natsServerBinary(): string {
   return 'nats-server';
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Resolves once the server accepts TCP connections (it prints nothing we must parse). */
 async function untilListening(port: number, child: ChildProcess, log: () => string): Promise<void> {
