@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedEventLog } from '../events/embeddedEventLog.ts';
@@ -60,7 +60,10 @@ test('kill -9 mid-burst: the log reopens intact and every unfinished activation 
     for (const ticker of tickers.slice(0, 10)) void post('enable_eth_with_tokens', params(ticker)); // never answered
     const inits = await Promise.all(tickers.slice(10).map((t) => post('task::enable_eth::init', params(t))));
     const taskIds = await Promise.all(inits.map(async (r) => ((await r!.json()) as any).result.task_id as number));
-    while (silent.connections() < 15) await new Promise((r) => setTimeout(r, 20)); // all 15 wait on the chain
+    // All 15 wait on the chain, and their ActivationRequested is durable (the chain call can start
+    // before the fsync ends; an activation not yet on disk needs no interruption record).
+    const requested = async () => ((await readFile(join(dir, 'db', 'events.log'), 'utf8').catch(() => '')).match(/"type":"ActivationRequested"/g) ?? []).length;
+    while (silent.connections() < 15 || (await requested()) < 15) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
 
