@@ -1,8 +1,11 @@
-import { connect, credsAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
+import { credsAuthenticator, type ConnectionOptions } from '@nats-io/transport-node';
 import { readFileSync } from 'node:fs';
 import type { NatsSettings } from '../config/nodeConfig.ts';
 
-/** nats.js options from the `nats` config key. Reconnects forever: events wait in the outbox. */
+/**
+ * nats.js options from the `nats` config key. Reconnects forever once connected (events wait in the
+ * outbox meanwhile); the first connection is retried by `startNatsLink`.
+ */
 export function natsConnectionOptions(settings: NatsSettings, name: string): ConnectionOptions {
   return {
     servers: [...settings.servers],
@@ -17,12 +20,4 @@ export function natsConnectionOptions(settings: NatsSettings, name: string): Con
     reconnectTimeWait: 1_000,
     pingInterval: 10_000,
   };
-}
-
-/**
- * Connects in the background: the service starts (and answers HTTP) whether or not NATS is up.
- * Resolves when the first connection is made; nats.js keeps reconnecting after that.
- */
-export function connectNats(settings: NatsSettings, name: string): Promise<NatsConnection> {
-  return connect(natsConnectionOptions(settings, name));
 }
