@@ -14,3 +14,4 @@ export { startJsonRpcServer, type JsonRpcHandler, type JsonRpcServer, type JsonR
 export { refusedUrl, startSilentNode, type SilentNode } from './faultyNodes.ts';
 export { startLatencyProxy, type LatencyProxy, type LatencyProxyOptions, type LatencyProxyStats } from './latencyProxy.ts';
 export { startDeviceDouble, pinToPositions, TEST_MNEMONIC, type DeviceDouble } from './hardware/deviceDouble.ts';
+export { startTronNode, type TronNode, type TronNodeOptions, type TronBusyReply } from './tron/tronNode.ts';
