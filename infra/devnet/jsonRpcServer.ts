@@ -3,7 +3,7 @@
  * Batches are answered element by element, in order, executed sequentially (like geth).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { closeServer, httpUrl, listen, LOOPBACK_HOST } from './listening.ts';
+import { closeServer, httpUrl, listen, LOOPBACK_HOST, readBody } from './listening.ts';
 import { toJsonRpcError, type JsonRpcErrorObject } from './jsonRpcErrors.ts';
 
 /** Runs one JSON-RPC call; a throw becomes a per-call JSON-RPC error. */
@@ -51,7 +51,7 @@ async function respond(req: IncomingMessage, res: ServerResponse, handle: JsonRp
   }
   let body: string;
   try {
-    body = await readBody(req);
+    body = await readBody(req, MAX_BODY_BYTES);
   } catch (error) {
     return send(res, 413, errorResponse(null, JSON_RPC_CODES.invalidRequest, (error as Error).message));
   }
@@ -104,24 +104,6 @@ function errorResponse(id: JsonRpcId, code: number, message: string): JsonRpcRes
   return { jsonrpc: '2.0', id, error: { code, message } };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new Error(`request body exceeds ${MAX_BODY_BYTES} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function send(res: ServerResponse, status: number, body?: unknown): void {
   if (res.destroyed) return;

@@ -1,4 +1,5 @@
 /** Small helpers shared by the devnet servers: listen, format the URL, close without hanging. */
+import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:net';
 
 /** The default interface every devnet server binds to. Only loopback traffic, ever. */
@@ -32,5 +33,25 @@ export function closeServer(server: Server, destroyConnections: () => void): Pro
     if (!server.listening) return resolve();
     server.close(() => resolve());
     destroyConnections();
+  });
+}
+
+/** Reads a request body as UTF-8; rejects once it exceeds `maxBytes` (and drains the rest). */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new Error(`request body exceeds ${maxBytes} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
   });
 }

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { EvmRequest } from '../inProcessEvm.ts';
-import { closeServer, httpUrl, listen, LOOPBACK_HOST } from '../listening.ts';
+import { closeServer, httpUrl, listen, LOOPBACK_HOST, readBody } from '../listening.ts';
 import { TRON_ENDPOINTS, type TronEndpointContext } from './tronEndpoints.ts';
 import { tronErrorBody } from './tronErrors.ts';
 import { flag, parseTronParams, toTronJson } from './tronJson.ts';
@@ -74,7 +74,7 @@ function toBusy(busy: boolean | TronBusyReply): Required<TronBusyReply> | undefi
 async function respond(req: IncomingMessage, res: ServerResponse, context: TronEndpointContext, busy: Required<TronBusyReply> | undefined): Promise<void> {
   let body: string;
   try {
-    body = await readBody(req);
+    body = await readBody(req, MAX_BODY_BYTES);
   } catch (error) {
     return send(res, 413, toTronJson({ Error: (error as Error).message }));
   }
@@ -97,24 +97,6 @@ async function respond(req: IncomingMessage, res: ServerResponse, context: TronE
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new Error(`request body exceeds ${MAX_BODY_BYTES} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function send(res: ServerResponse, status: number, text: string): void {
   if (res.destroyed) return;
