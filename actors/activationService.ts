@@ -1,10 +1,15 @@
 import { ActivationError, ErrorType } from '../spec/errors.ts';
-import { parseCoinProtocol, protocolTypeName } from '../spec/coins.ts';
+import { parseCoinProtocol, protocolTypeName, type CoinEntry, type CoinProtocol } from '../spec/coins.ts';
 import type { CoinsConfig } from '../infra/config/index.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
 import { KeyPolicy, type ActivatedCoin, type ActivationPlan, type Balance } from '../machines/activation.types.ts';
 import type { ChainFamily, PlatformActivationCommand } from './chainFamily.ts';
 import type { CoinRegistry } from './coinRegistry.ts';
+
+/** A legacy-method refusal: only its message reaches the client (`{"error": message}`). */
+function legacyError(message: string): ActivationError {
+  return new ActivationError(ErrorType.InvalidRequest, message, message);
+}
 
 export interface DisableOutcome {
   readonly coin: string;
@@ -82,6 +87,44 @@ export class ActivationService {
       );
     }
     return family.plan(command, { platform, platformProtocol: parsed.protocol, coins: this.#coins });
+  }
+
+  /**
+   * Legacy `enable` (spec 4.7). The legacy checks run first (notes §9); TRON is refused there, as
+   * it activates through the v2 methods only. UTXO and EVM through `enable` are not built yet.
+   */
+  enableLegacy(ticker: string, requestMm2: number | undefined): never {
+    const { protocol } = this.legacyPrecheck(ticker, requestMm2);
+    const type = protocolTypeName(protocol);
+    if (type === 'TRX' || type === 'TRC20') {
+      throw legacyError(
+        `${type} protocol is not supported by lp_coininit: TRON coins are activated with enable_eth_with_tokens or task::enable_eth::init`,
+      );
+    }
+    throw legacyError(`${type} protocol is not supported by enable in this version`);
+  }
+
+  /**
+   * The checks legacy `enable`/`electrum` run before any other (notes §9): the coin is not active
+   * → `mm2` is set in the request or the coins file → the entry has a parsable `protocol`.
+   */
+  legacyPrecheck(ticker: string, requestMm2: number | undefined): { entry: CoinEntry; protocol: CoinProtocol } {
+    const state = this.#registry.view(ticker).state;
+    if (this.#enabledCoins.find(ticker) !== undefined || state === 'activating' || state === 'active') {
+      throw new ActivationError(ErrorType.PlatformIsAlreadyActivated, `Coin ${ticker} already initialized`, ticker);
+    }
+    const entry = this.#coins.find(ticker);
+    if (entry?.mm2 === undefined && requestMm2 === undefined) {
+      throw legacyError('mm2 param is not set neither in coins config nor enable request, assuming that coin is not supported');
+    }
+    if (entry?.protocol === undefined) {
+      throw legacyError(
+        '"protocol" field is missing in coins file. The file format is deprecated, please execute ./mm2 update_config command to convert it or download a new one',
+      );
+    }
+    const parsed = parseCoinProtocol(entry);
+    if (!parsed.ok) throw new ActivationError(ErrorType.CoinProtocolParseError, `Coin ${ticker} protocol parsing failed: ${parsed.error}`);
+    return { entry, protocol: parsed.protocol };
   }
 
   /** Enabled coins of this session (platforms, passive ones included, and tokens). */

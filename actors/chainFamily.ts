@@ -27,6 +27,8 @@ export interface PlatformActivationCommand {
   /** EVM swap contracts (required there, omitted for TRON); checked by the family. */
   readonly swapContractAddress?: string;
   readonly fallbackSwapContract?: string;
+  /** `nft_req` was given (EVM ignores it here; TRON refuses it). */
+  readonly nftRequested?: boolean;
 }
 
 /** What a family needs to plan: the platform's entry (already found and parsed) and the coins file. */
@@ -37,7 +39,7 @@ export interface PlanContext {
 }
 
 /**
- * The port every chain family implements (EVM today; TRON, electrum-UTXO and native-UTXO next).
+ * The port every chain family implements (EVM and TRON today; electrum-UTXO and native-UTXO next).
  * `plan` is pure and synchronous: it runs the family's checks in the spec's order and throws an
  * `ActivationError`, so a bad request changes nothing. `activate` does the chain work and must stop
  * when `signal` aborts.

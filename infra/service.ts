@@ -17,6 +17,7 @@ import { buildMethodTables } from '../rpc/methods/index.ts';
 import { systemClock, type Clock } from './clock/clock.ts';
 import { ConfigError, type NodeConfig } from './config/index.ts';
 import { createEvmFamily } from './evm/evmFamily.ts';
+import { createTronFamily } from './tron/tronFamily.ts';
 import { createIguanaKeyProvider, hash160, type KeyProvider } from './keys/index.ts';
 
 /** Version recorded in `SessionStarted`. */
@@ -28,6 +29,7 @@ export interface ServiceOptions {
   /** Port override (0 = any free port, for tests); default the config's `rpcport`. */
   readonly port?: number;
   readonly evm?: { readonly nodeTimeoutMs?: number; readonly batchSize?: number };
+  readonly tron?: { readonly nodeTimeoutMs?: number };
   /** Overrides the config's hardware timeouts (tests). */
   readonly taskTimeouts?: TaskTimeouts;
   /** Overrides the device adapter (default: `@trezor/connect` over UDP, loaded on first use). */
@@ -77,7 +79,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       { type: 'SessionStarted', data: { sessionId, version: SERVICE_VERSION, derivationMethod: keys.derivationMethod } },
     ]);
 
-    const families = [createEvmFamily({ keys, clock, ...options.evm })];
+    const families = [createEvmFamily({ keys, clock, ...options.evm }), createTronFamily({ keys, clock, ...options.tron })];
     const registry = new CoinRegistry({ log, activateCoin: (plan, signal) => service.activate(plan, signal) });
     const service: ActivationService = new ActivationService({ coins: config.coins, families, registry, enabledCoins });
     const hw = config.hardwareWallet;

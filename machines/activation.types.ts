@@ -3,7 +3,7 @@ import type { ActivatedTokenInfo, BalanceInfo, EventOf } from '../spec/events.ts
 import type { DerivationMethod } from '../spec/derivationMethod.ts';
 
 /** Chain families the service can activate; each is one adapter behind the `ChainFamily` port. */
-export const ChainFamilyId = { Evm: 'evm' } as const;
+export const ChainFamilyId = { Evm: 'evm', Tron: 'tron' } as const;
 export type ChainFamilyId = (typeof ChainFamilyId)[keyof typeof ChainFamilyId];
 
 /** Which request started an activation (recorded in `ActivationRequested`). */

@@ -1,4 +1,6 @@
 import { Interface, getBigInt, type JsonRpcProvider } from 'ethers';
+import type { PlannedToken } from '../../actors/platformPlan.ts';
+import { TokenReadError } from '../failover/tokenReadError.ts';
 import { EvmNodeError } from './evmProvider.ts';
 
 const erc20 = new Interface([
@@ -8,22 +10,9 @@ const erc20 = new Interface([
 /** `decimals()` call data; constant, so encoded once. */
 const DECIMALS_CALL = erc20.encodeFunctionData('decimals', []);
 
-/** A token whose contract answered wrongly (no code, revert, bad data): retrying elsewhere won't help. */
-export class TokenReadError extends Error {
-  readonly ticker: string;
-  constructor(ticker: string, message: string, options?: { cause?: unknown }) {
-    super(`token ${ticker}: ${message}`, options);
-    this.name = 'TokenReadError';
-    this.ticker = ticker;
-  }
-}
 
-export interface TokenToRead {
-  readonly ticker: string;
-  readonly contractAddress: string;
-  /** From the coins file; when absent `decimals()` is read in the same batch. */
-  readonly decimals: number | undefined;
-}
+/** A token to read; when `decimals` is absent `decimals()` is read in the same batch. */
+export type TokenToRead = PlannedToken;
 
 export interface AccountRead {
   readonly currentBlock: number;

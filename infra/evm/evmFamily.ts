@@ -7,10 +7,10 @@ import {
   type Balance,
 } from '../../machines/activation.types.ts';
 import type { Clock } from '../clock/clock.ts';
-import { AllNodesFailedError, tryNodesInOrder, urlLabel } from '../failover/nodeFailover.ts';
+import { readFromNodes, type NodeList } from '../failover/nodeList.ts';
 import type { KeyProvider } from '../keys/index.ts';
 import { evmAddress } from '../keys/index.ts';
-import { readAccount, TokenReadError, type TokenToRead } from './accountReader.ts';
+import { readAccount, type TokenToRead } from './accountReader.ts';
 import { createEvmProvider } from './evmProvider.ts';
 import { planEvmActivation, type EvmPlanParams } from './evmPlan.ts';
 
@@ -24,9 +24,8 @@ export interface EvmFamilyOptions {
 }
 
 /** Nodes of an active coin, best first (the one that last answered leads). */
-interface EvmConnection {
+interface EvmConnection extends NodeList {
   readonly chainId: number;
-  nodes: readonly string[];
 }
 
 /** EVM platforms (ETH, MATIC, BNB, … any `ETH` protocol entry) with their ERC20 tokens. */
@@ -35,33 +34,19 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
   const batchSize = options.batchSize ?? 100;
 
   /** Runs `work` against the connection's nodes with the shared failover policy. */
-  async function withNodes<T>(
+  function withNodes<T>(
     connection: EvmConnection,
     signal: AbortSignal,
     work: (provider: ReturnType<typeof createEvmProvider>) => Promise<T>,
   ): Promise<T> {
-    const nodes = connection.nodes;
-    try {
-      const { value, index } = await tryNodesInOrder(
-        nodes.length,
-        async (i, nodeSignal) => {
-          const provider = createEvmProvider({ url: nodes[i]!, chainId: connection.chainId, batchSize, signal: nodeSignal });
-          try {
-            return await work(provider);
-          } finally {
-            provider.destroy();
-          }
-        },
-        { clock: options.clock, timeoutMs, signal, label: (i) => urlLabel(nodes[i]!), isFatal: (e) => e instanceof TokenReadError },
-      );
-      if (index > 0) connection.nodes = [nodes[index]!, ...nodes.filter((_, i) => i !== index)];
-      return value;
-    } catch (error) {
-      if (error instanceof AllNodesFailedError || error instanceof TokenReadError) {
-        throw new ActivationError(ErrorType.Transport, error.message, error.message, { cause: error });
+    return readFromNodes(connection, signal, { clock: options.clock, timeoutMs }, async (url, nodeSignal) => {
+      const provider = createEvmProvider({ url, chainId: connection.chainId, batchSize, signal: nodeSignal });
+      try {
+        return await work(provider);
+      } finally {
+        provider.destroy();
       }
-      throw error;
-    }
+    });
   }
 
   /** The key provider's key for the platform (no path: Iguana). */

@@ -1,7 +1,7 @@
 import { getAddress, isAddress } from 'ethers';
-import { ActivationError, ErrorType } from '../../spec/errors.ts';
-import { parseCoinProtocol, type CoinEntry } from '../../spec/coins.ts';
+import type { CoinEntry } from '../../spec/coins.ts';
 import type { PlanContext, PlatformActivationCommand } from '../../actors/chainFamily.ts';
+import { invalidRequest, planHttpNodes, planTokens, type TokenRule } from '../../actors/platformPlan.ts';
 import type { TokenToRead } from './accountReader.ts';
 
 /** Validated EVM parameters carried in the plan (never logged: node URLs may hold API keys). */
@@ -14,72 +14,27 @@ export interface EvmPlanParams {
 }
 
 /**
- * The EVM checks of `enable_eth_with_tokens` after the platform's own (behaviour notes §7): each
- * token in request order (config, protocol parse, ERC20 with an EIP-55 address, same platform),
- * then the nodes. Pure; throws the first failure as an `ActivationError`.
+ * The EVM checks of `enable_eth_with_tokens` after the platform's own (behaviour notes §7): swap
+ * contracts, then the shared token and node checks. Pure; throws the first failure.
  */
 export function planEvmActivation(command: PlatformActivationCommand, context: PlanContext, chainId: number): EvmPlanParams {
   requireContractAddress('swap_contract_address', command.swapContractAddress);
   requireContractAddress('fallback_swap_contract', command.fallbackSwapContract);
-  const seen = new Set<string>();
-  const tokens = command.tokens.map(({ ticker }) => {
-    if (seen.has(ticker)) {
-      throw new ActivationError(ErrorType.InvalidRequest, `token ${ticker} is requested more than once`, `token ${ticker} is requested more than once`);
-    }
-    seen.add(ticker);
-    return planToken(ticker, command.ticker, context);
-  });
-  if (command.nodes.length === 0) {
-    const message = `Enable request for ${command.ticker} coin must have at least 1 node`;
-    throw new ActivationError(ErrorType.AtLeastOneNodeRequired, message, message);
-  }
-  const nodes = command.nodes.map((node, index) => {
-    if (!/^https?:\/\/[^/]/i.test(node.url) || !URL.canParse(node.url)) {
-      const message = `nodes[${index}].url: expected an http:// or https:// URL`;
-      throw new ActivationError(ErrorType.InvalidRequest, message, message);
-    }
-    return node.url;
-  });
+  const tokens = planTokens(command, context, ERC20_RULE);
+  const nodes = planHttpNodes(command);
   return { platform: context.platform, chainId, decimals: context.platform.decimals ?? 18, nodes, tokens };
 }
+
+/** ERC20 tokens, with the EIP-55 checksummed contract address the reference requires. */
+const ERC20_RULE: TokenRule = {
+  protocolType: 'ERC20',
+  contractAddress: (raw) => (isChecksummed(raw) ? { address: raw } : { problem: 'is not an EIP-55 checksummed address' }),
+};
 
 /** EVM swaps need both swap contracts (spec 4.1); a missing or malformed one is `InvalidRequest`. */
 function requireContractAddress(field: string, value: string | undefined): void {
   const problem = value === undefined ? 'is required for an EVM platform' : isAddress(value) ? undefined : 'is not an EVM address';
-  if (problem !== undefined) {
-    const message = `params.${field}: ${problem}`;
-    throw new ActivationError(ErrorType.InvalidRequest, message, message);
-  }
-}
-
-function planToken(ticker: string, platform: string, { coins }: PlanContext): TokenToRead {
-  const entry = coins.find(ticker);
-  if (entry === undefined) {
-    throw new ActivationError(ErrorType.TokenConfigIsNotFound, `Token ${ticker} config is not found`, ticker);
-  }
-  const parsed = parseCoinProtocol(entry);
-  if (!parsed.ok) {
-    throw new ActivationError(
-      ErrorType.TokenProtocolParseError,
-      `Token ${ticker} protocol parsing failed: ${parsed.error}`,
-      { ticker, error: parsed.error },
-    );
-  }
-  const unexpected = (why: string) =>
-    new ActivationError(ErrorType.UnexpectedTokenProtocol, `Unexpected token protocol ${JSON.stringify(entry.protocol)} for ${ticker}: ${why}`, {
-      ticker,
-      protocol: entry.protocol,
-    });
-  const protocol = parsed.protocol;
-  if (protocol.type !== 'ERC20') throw unexpected(`expected ERC20 under ${platform}`);
-  if (!isChecksummed(protocol.contractAddress)) throw unexpected('contract_address is not an EIP-55 checksummed address');
-  if (protocol.platform !== platform) {
-    throw new ActivationError(
-      ErrorType.PlatformCoinMismatch,
-      `Token ${ticker} belongs to platform ${protocol.platform}, not ${platform}`,
-    );
-  }
-  return { ticker, contractAddress: protocol.contractAddress, decimals: entry.decimals };
+  if (problem !== undefined) throw invalidRequest(`params.${field}: ${problem}`);
 }
 
 /** Memo of checksum verdicts: the same coins-file addresses are checked on every activation. */

@@ -2,26 +2,19 @@
  * Addresses from a public key (behaviour notes §6): EVM (EIP-55), TRON (base58check 0x41 ‖ the
  * same 20 bytes) and UTXO P2PKH (base58check `pubtype` ‖ hash160(compressed key)).
  */
-import { computeAddress, getBytes, keccak256, ripemd160, sha256 } from 'ethers';
+import { computeAddress, getBytes, ripemd160, sha256 } from 'ethers';
 import { encodeBase58Check } from './base58check.ts';
+import { evmToTronBase58 } from './tronAddress.ts';
 import type { PublicKey } from './keyProvider.ts';
 
-/** The 20-byte account id shared by EVM and TRON: keccak256(x ‖ y)[12..32]. */
-function accountId(publicKey: PublicKey): Uint8Array {
-  return getBytes(keccak256(`0x${publicKey.uncompressedHex.slice(2)}`)).slice(12);
-}
-
 /** EIP-55 checksummed EVM address (`0x…`). */
-export function evmAddress(publicKey: PublicKey): string {
+export function evmAddress(publicKey: Pick<PublicKey, 'uncompressedHex'>): string {
   return computeAddress(`0x${publicKey.uncompressedHex}`);
 }
 
 /** TRON base58 address (`T…`). */
 export function tronAddress(publicKey: PublicKey): string {
-  const payload = new Uint8Array(21);
-  payload[0] = 0x41;
-  payload.set(accountId(publicKey), 1);
-  return encodeBase58Check(payload);
+  return evmToTronBase58(evmAddress(publicKey));
 }
 
 /** hash160 = ripemd160(sha256(data)). */

@@ -1,5 +1,6 @@
 /** Key providers and address encodings (behaviour notes §6). Private keys never leave a provider. */
 export { evmAddress, hash160, p2pkhAddress, tronAddress } from './addresses.ts';
+export { evmToTronBase58, evmToTronHex, tronToEvmAddress } from './tronAddress.ts';
 export { createIguanaKeyProvider, type IguanaKeyProvider, type PassphraseInput } from './iguana.ts';
 export { InvalidPrivateKeyError, IguanaKeySource } from './iguanaSeed.ts';
 export {

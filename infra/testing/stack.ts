@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEvmDevnet, type EvmDevnet } from '../devnet/index.ts';
+import { startEvmDevnet, startTronNode, type EvmDevnet, type TronNode } from '../devnet/index.ts';
 import { devnetCoins } from '../devnet/devnetCoins.ts';
 
 export { devnetCoins };
@@ -41,10 +41,15 @@ export interface StackOptions {
   readonly config?: Record<string, unknown>;
   /** Hardware waits (connect, PIN) of `task::enable_eth` tasks. */
   readonly taskTimeouts?: ServiceOptions['taskTimeouts'];
+  /** Also start a devnet TRON HTTP node over the devnet (`stack.tron`). */
+  readonly tron?: boolean;
+  readonly tronOptions?: ServiceOptions['tron'];
 }
 
 export interface Stack {
   readonly devnet: EvmDevnet;
+  /** The devnet TRON node, when `tron: true`. */
+  readonly tron?: TronNode;
   readonly service: RunningService;
   readonly dir: string;
   readonly coins: readonly unknown[];
@@ -87,9 +92,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     port: 0,
     clock: options.clock ?? new ManualClock(Date.now()),
     evm: options.evm,
+    ...(options.tronOptions === undefined ? {} : { tron: options.tronOptions }),
     ...(options.hardware === undefined ? {} : { hardware: options.hardware }),
     ...(options.taskTimeouts === undefined ? {} : { taskTimeouts: options.taskTimeouts }),
   });
+  const tron = options.tron ? await startTronNode({ evm: devnet }) : undefined;
   const post = async (body: unknown) => {
     const res = await fetch(service.url, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
     const text = await res.text();
@@ -97,6 +104,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
   return {
     devnet,
+    ...(tron === undefined ? {} : { tron }),
     service,
     dir,
     coins,
@@ -105,6 +113,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     legacy: (method, fields = {}) => post({ userpass: TEST_PASSWORD, method, ...fields }),
     async stop() {
       await service.stop();
+      await tron?.stop();
       if (!options.devnet) await devnet.stop();
     },
   };
@@ -117,6 +126,17 @@ export function enableEthParams(stack: Stack, tokens: readonly string[], extra: 
     nodes: [{ url: stack.devnet.url }],
     swap_contract_address: SWAP_CONTRACT,
     fallback_swap_contract: SWAP_CONTRACT,
+    erc20_tokens_requests: tokens.map((ticker) => ({ ticker })),
+    ...extra,
+  };
+}
+
+/** `enable_eth_with_tokens` params for the devnet TRX with the given TRC20 tickers (spec 4.5: ticker, nodes, tokens only). */
+export function enableTrxParams(stack: Stack, tokens: readonly string[], extra: Record<string, unknown> = {}) {
+  if (stack.tron === undefined) throw new Error('start the stack with tron: true');
+  return {
+    ticker: 'TRX',
+    nodes: [{ url: stack.tron.url }],
     erc20_tokens_requests: tokens.map((ticker) => ({ ticker })),
     ...extra,
   };

@@ -27,6 +27,7 @@ export function toPlatformCommand(params: EnableEthWithTokensParams, via: Platfo
     keyPolicy: policy ?? KeyPolicy.ContextPrivKey,
     ...(params.swap_contract_address === undefined ? {} : { swapContractAddress: params.swap_contract_address }),
     ...(params.fallback_swap_contract === undefined ? {} : { fallbackSwapContract: params.fallback_swap_contract }),
+    ...(params.nft_req === undefined ? {} : { nftRequested: true }),
   };
 }
 

@@ -4,6 +4,7 @@ import { enableEthTaskMethods } from './enableEthTask.ts';
 import type { MethodTable } from '../methods.ts';
 import { disableCoinMethod, getEnabledCoinsLegacyMethod, getEnabledCoinsV2Method, myBalanceMethod } from './coinMethods.ts';
 import { enableEthWithTokensMethod } from './enableEthWithTokens.ts';
+import { legacyEnableMethod } from './legacyEnable.ts';
 
 /** The service's method tables: `methods` by name, plus legacy forms of names that are also v2. */
 export function buildMethodTables(service: ActivationService, tasks: EnableEthTasks): { methods: MethodTable; legacyMethods: MethodTable } {
@@ -14,6 +15,7 @@ export function buildMethodTables(service: ActivationService, tasks: EnableEthTa
       get_enabled_coins: getEnabledCoinsV2Method(service),
       disable_coin: disableCoinMethod(service),
       my_balance: myBalanceMethod(service),
+      enable: legacyEnableMethod(service),
     },
     legacyMethods: {
       get_enabled_coins: getEnabledCoinsLegacyMethod(service),

@@ -1,39 +1,7 @@
-/**
- * TRON ⇄ EVM address mapping for the devnet TRON node. A TRON address is `0x41 ‖ 20 bytes`, shown
- * as base58check (`T…`, "visible") or as 42 hex digits (`41…`); the 20 bytes are the EVM address
- * on the backing chain (behaviour notes §6: the same account id as the EVM address).
- */
-import { getAddress, hexlify } from 'ethers';
-import { decodeBase58Check, encodeBase58Check } from '../../keys/base58check.ts';
+/** TRON ⇄ EVM address mapping for the devnet TRON node (the codec itself lives in `infra/keys`). */
+import { evmToTronBase58, evmToTronHex } from '../../keys/tronAddress.ts';
 
-const TRON_PREFIX = 0x41;
-const TRON_HEX = /^(?:0x)?41([0-9a-fA-F]{40})$/;
-const EVM_HEX = /^0x([0-9a-fA-F]{40})$/;
-
-/**
- * The EIP-55 EVM address behind a TRON address given as base58 (`T…`), TRON hex (`41…`, with or
- * without `0x`) or plain EVM hex (`0x` + 40 digits). Returns `undefined` for anything else.
- */
-export function tronToEvmAddress(address: string): string | undefined {
-  const hex = TRON_HEX.exec(address) ?? EVM_HEX.exec(address);
-  if (hex?.[1] !== undefined) return getAddress(`0x${hex[1]}`);
-  const payload = decodeBase58Check(address);
-  if (payload?.length !== 21 || payload[0] !== TRON_PREFIX) return undefined;
-  return getAddress(hexlify(payload.slice(1)));
-}
-
-/** TRON hex form (`41` + 40 lowercase digits) of an EVM address. */
-export function evmToTronHex(evmAddress: string): string {
-  return `41${getAddress(evmAddress).slice(2).toLowerCase()}`;
-}
-
-/** TRON base58check form (`T…`) of an EVM address. */
-export function evmToTronBase58(evmAddress: string): string {
-  const payload = new Uint8Array(21);
-  payload[0] = TRON_PREFIX;
-  payload.set(Buffer.from(getAddress(evmAddress).slice(2), 'hex'), 1);
-  return encodeBase58Check(payload);
-}
+export { evmToTronBase58, evmToTronHex, tronToEvmAddress } from '../../keys/tronAddress.ts';
 
 /** The form a TRON HTTP node answers in: base58 when the request said `visible: true`, else hex. */
 export function formatTronAddress(evmAddress: string, visible: boolean): string {

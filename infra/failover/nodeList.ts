@@ -1,0 +1,45 @@
+import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import type { Clock } from '../clock/clock.ts';
+import { AllNodesFailedError, tryNodesInOrder, urlLabel } from './nodeFailover.ts';
+import { TokenReadError } from './tokenReadError.ts';
+
+/** Nodes of an active coin, best first: the one that last answered moves to the front. */
+export interface NodeList {
+  nodes: readonly string[];
+}
+
+export interface NodeListOptions {
+  readonly clock: Clock;
+  /** Budget of one node before the next is tried. */
+  readonly timeoutMs: number;
+}
+
+/**
+ * Runs `work` against `list`'s nodes with the service's one failover policy (`tryNodesInOrder`),
+ * for every chain family. A token error stops the failover; it and "every node failed" become a
+ * `Transport` error naming node origins only (URLs may hold API keys). `signal` aborts everything.
+ */
+export async function readFromNodes<T>(
+  list: NodeList,
+  signal: AbortSignal,
+  options: NodeListOptions,
+  work: (url: string, nodeSignal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const nodes = list.nodes;
+  try {
+    const { value, index } = await tryNodesInOrder(nodes.length, (i, nodeSignal) => work(nodes[i]!, nodeSignal), {
+      clock: options.clock,
+      timeoutMs: options.timeoutMs,
+      signal,
+      label: (i) => urlLabel(nodes[i]!),
+      isFatal: (e) => e instanceof TokenReadError,
+    });
+    if (index > 0) list.nodes = [nodes[index]!, ...nodes.filter((_, i) => i !== index)];
+    return value;
+  } catch (error) {
+    if (error instanceof AllNodesFailedError || error instanceof TokenReadError) {
+      throw new ActivationError(ErrorType.Transport, error.message, error.message, { cause: error });
+    }
+    throw error;
+  }
+}

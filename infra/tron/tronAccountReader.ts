@@ -1,0 +1,98 @@
+/**
+ * Reads a TRON account the way behaviour notes §11 describe (`getnowblock`, `getaccount`,
+ * `triggerconstantcontract` `balanceOf(address)`), every call issued at once: one round trip of
+ * wall time however many tokens.
+ */
+import type { PlannedToken } from '../../actors/platformPlan.ts';
+import { TokenReadError } from '../failover/tokenReadError.ts';
+import { evmToTronBase58 } from '../keys/tronAddress.ts';
+import { int64, TronNodeError, type TronHttp, type TronJson } from './tronHttp.ts';
+
+export interface TronAccountRead {
+  readonly currentBlock: number;
+  /** SUN; `undefined` when balances were not asked for. */
+  readonly native: bigint | undefined;
+  readonly tokens: readonly { ticker: string; decimals: number; balance: bigint | undefined }[];
+}
+
+/** java-tron result codes that mean the node, not the contract, failed. */
+const NODE_FAILURE_CODES = new Set(['SERVER_BUSY', 'NO_CONNECTION', 'NOT_ENOUGH_EFFECTIVE_CONNECTION', 'OTHER_ERROR']);
+
+/**
+ * Block height, TRX balance and every token balance of `owner` (an EVM-form 20-byte address), all
+ * requested concurrently. Without `withBalances` only the block (and unknown decimals) is read. A
+ * node failure is reported before a token failure, so failover tries the next node.
+ */
+export async function readTronAccount(
+  http: TronHttp,
+  owner: string,
+  tokens: readonly PlannedToken[],
+  withBalances: boolean,
+  signal: AbortSignal,
+): Promise<TronAccountRead> {
+  const address = evmToTronBase58(owner);
+  const parameter = owner.slice(2).toLowerCase().padStart(64, '0');
+  const call = (token: PlannedToken, selector: string, param = '') =>
+    constantCall(http, token, { owner_address: address, contract_address: token.contractAddress, function_selector: selector, parameter: param, visible: true }, signal);
+  const block = http.post('/wallet/getnowblock', {}, signal).then(blockNumber);
+  const native = withBalances ? http.post('/wallet/getaccount', { address, visible: true }, signal).then(accountBalance) : undefined;
+  const tokenReads = tokens.map((token) => ({
+    token,
+    balance: withBalances ? call(token, 'balanceOf(address)', parameter) : undefined,
+    decimals: token.decimals === undefined ? call(token, 'decimals()') : undefined,
+  }));
+  const pending = [block, native, ...tokenReads.flatMap((r) => [r.balance, r.decimals])].filter((p) => p !== undefined);
+  const failures = (await Promise.allSettled(pending)).flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+  if (failures.length > 0) throw failures.find((e) => !(e instanceof TokenReadError)) ?? failures[0];
+  return {
+    currentBlock: await block,
+    native: await native,
+    tokens: await Promise.all(
+      tokenReads.map(async ({ token, balance, decimals }) => {
+        const value = decimals === undefined ? token.decimals! : Number(await decimals);
+        if (value > 255) throw new TokenReadError(token.ticker, `decimals() returned ${value}`);
+        return { ticker: token.ticker, decimals: value, balance: await balance };
+      }),
+    ),
+  };
+}
+
+function blockNumber(answer: TronJson): number {
+  const header = answer['block_header'] as { raw_data?: { number?: unknown } } | undefined;
+  const number = int64(header?.raw_data?.number);
+  if (number === undefined || number < 0n) throw new TronNodeError('getnowblock: no block_header.raw_data.number');
+  return Number(number);
+}
+
+/** `balance` in SUN; `{}` is a never-activated account and a missing `balance` is zero (protobuf JSON). */
+function accountBalance(answer: TronJson): bigint {
+  const balance = answer['balance'] === undefined ? 0n : int64(answer['balance']);
+  if (balance === undefined || balance < 0n) throw new TronNodeError('getaccount: balance is not an integer');
+  return balance;
+}
+
+/** One `triggerconstantcontract` whose result is a single 32-byte word. */
+async function constantCall(http: TronHttp, token: PlannedToken, body: Record<string, unknown>, signal: AbortSignal): Promise<bigint> {
+  const fn = String(body['function_selector']);
+  const answer = await http.post('/wallet/triggerconstantcontract', body, signal);
+  const result = (answer['result'] ?? {}) as { result?: unknown; code?: unknown; message?: unknown };
+  const message = typeof result.message === 'string' ? hexText(result.message) : undefined;
+  if (typeof result.code === 'string' && NODE_FAILURE_CODES.has(result.code)) {
+    throw new TronNodeError(`triggerconstantcontract: ${result.code}${message ? ` ${message}` : ''}`);
+  }
+  if (result.result !== true || message !== undefined) {
+    const why = message ?? (typeof result.code === 'string' ? result.code : 'no result');
+    throw new TokenReadError(token.ticker, `${fn} failed at ${token.contractAddress}: ${why}`);
+  }
+  const word = (answer['constant_result'] as unknown[] | undefined)?.[0];
+  if (typeof word !== 'string' || !/^[0-9a-fA-F]{64}/.test(word)) {
+    throw new TokenReadError(token.ticker, `${fn} returned no 32-byte value at ${token.contractAddress}`);
+  }
+  return BigInt(`0x${word.slice(0, 64)}`);
+}
+
+/** java-tron prints `bytes` fields (such as `result.message`) as hex; plain text passes through. */
+function hexText(value: string): string {
+  const text = /^(?:[0-9a-fA-F]{2})+$/.test(value) ? Buffer.from(value, 'hex').toString('utf8') : value;
+  return text.replace(/[^\x20-\x7e]/g, '').slice(0, 200);
+}

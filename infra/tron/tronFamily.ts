@@ -1,0 +1,84 @@
+import type { ChainFamily, PlanContext, PlatformActivationCommand } from '../../actors/chainFamily.ts';
+import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
+import type { Clock } from '../clock/clock.ts';
+import { readFromNodes, type NodeList } from '../failover/nodeList.ts';
+import { evmAddress, evmToTronBase58, type KeyProvider } from '../keys/index.ts';
+import { readTronAccount } from './tronAccountReader.ts';
+import { createTronHttp } from './tronHttp.ts';
+import { planTronActivation, type TronPlanParams } from './tronPlan.ts';
+
+export interface TronFamilyOptions {
+  readonly keys: KeyProvider;
+  readonly clock: Clock;
+  /** Budget of one node before failing over (default 10 s, as for EVM). */
+  readonly nodeTimeoutMs?: number;
+}
+
+/** Nodes of an active TRX, best first, and the account's 20 bytes in EVM form (for calls). */
+interface TronConnection extends NodeList {
+  readonly owner: string;
+}
+
+/**
+ * TRON (`TRX` protocol, wallet-only) with its TRC20 tokens, over the node's HTTP API. Same key and
+ * same 20-byte account as EVM, shown as a base58 `T…` address; same results and failover as EVM.
+ */
+export function createTronFamily(options: TronFamilyOptions): ChainFamily {
+  const failover = { clock: options.clock, timeoutMs: options.nodeTimeoutMs ?? 10_000 };
+
+  return {
+    id: ChainFamilyId.Tron,
+    platformProtocols: ['TRX'],
+
+    plan(command: PlatformActivationCommand, context: PlanContext): ActivationPlan {
+      const params = planTronActivation(command, context);
+      return {
+        ticker: command.ticker,
+        family: ChainFamilyId.Tron,
+        via: command.via,
+        tokens: params.tokens.map((t) => t.ticker),
+        getBalances: command.getBalances,
+        params,
+      };
+    },
+
+    async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
+      const params = plan.params as TronPlanParams;
+      const pubkey = plan.key?.uncompressedHex ?? (await options.keys.publicKey(params.platform)).uncompressedHex;
+      signal.throwIfAborted();
+      const owner = evmAddress({ uncompressedHex: pubkey });
+      const connection: TronConnection = { nodes: params.nodes, owner };
+      const read = await readFromNodes(connection, signal, failover, (url, nodeSignal) =>
+        readTronAccount(createTronHttp(url), owner, params.tokens, plan.getBalances, nodeSignal),
+      );
+      const balanceOf = (raw: bigint): Balance => ({ spendable: raw, unspendable: 0n });
+      return {
+        ticker: plan.ticker,
+        family: ChainFamilyId.Tron,
+        address: evmToTronBase58(owner),
+        pubkey,
+        derivationMethod: plan.key === undefined ? options.keys.derivationMethod : 'HDWallet',
+        ...(plan.key === undefined ? {} : { derivationPath: plan.key.derivationPath }),
+        currentBlock: read.currentBlock,
+        decimals: params.decimals,
+        ...(read.native === undefined ? {} : { balance: balanceOf(read.native) }),
+        tokens: read.tokens.map((t, i) => ({
+          ticker: t.ticker,
+          contractAddress: params.tokens[i]!.contractAddress,
+          decimals: t.decimals,
+          ...(t.balance === undefined ? {} : { balance: balanceOf(t.balance) }),
+        })),
+        connection,
+      };
+    },
+
+    async balance(coin: ActivatedCoin, ticker: string, signal: AbortSignal): Promise<Balance> {
+      const connection = coin.connection as TronConnection;
+      const tokens = coin.tokens.filter((t) => t.ticker === ticker && ticker !== coin.ticker);
+      const read = await readFromNodes(connection, signal, failover, (url, nodeSignal) =>
+        readTronAccount(createTronHttp(url), connection.owner, tokens, true, nodeSignal),
+      );
+      return { spendable: ticker === coin.ticker ? read.native! : read.tokens[0]!.balance!, unspendable: 0n };
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * One TRON full node's HTTP API (java-tron `/wallet/*`), through tronweb's `HttpProvider`. Every
+ * request honours an `AbortSignal`, int64 fields are parsed exactly (never via a float), and any
+ * answer that says the node cannot serve us (refused, non-2xx, `{"Error": …}`, not JSON) is a
+ * `TronNodeError`, so failover moves to the next node.
+ */
+import { providers } from 'tronweb';
+
+/** A node failure (refused, HTTP error, busy or rate-limited, malformed answer): try the next node. */
+export class TronNodeError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TronNodeError';
+  }
+}
+
+/** A JSON object as the node answered it; int64 values beyond 2^53 arrive as digit strings. */
+export type TronJson = Readonly<Record<string, unknown>>;
+
+export interface TronHttp {
+  /** `POST {url}/{path}` with a JSON body; resolves with the answer object. */
+  post(path: string, body: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<TronJson>;
+}
+
+/** A client of the node at `url` (its base URL, e.g. `https://api.trongrid.io`). */
+export function createTronHttp(url: string): TronHttp {
+  // The failover's per-node timer governs; tronweb's own timeout is off (0).
+  const provider = new providers.HttpProvider(url, 0);
+  return {
+    async post(path, body, signal) {
+      let text: unknown;
+      try {
+        const response = await provider.instance.request<unknown>({
+          url: path,
+          method: 'post',
+          data: body,
+          signal,
+          responseType: 'text',
+          // Keep the raw text: axios' JSON.parse would round int64 balances above 2^53.
+          transformResponse: [(data: unknown) => data],
+        });
+        text = response.data;
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        throw new TronNodeError(`${path}: ${describeHttpError(error)}`, { cause: error });
+      }
+      const json = typeof text === 'string' ? parseJsonExact(text) : undefined;
+      if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+        throw new TronNodeError(`${path}: the answer is not a JSON object`);
+      }
+      const answer = json as TronJson;
+      // java-tron (and TronGrid when busy or rate limiting) answer HTTP 200 with `{"Error": …}`.
+      const nodeError = answer['Error'] ?? answer['error'];
+      if (nodeError !== undefined) throw new TronNodeError(`${path}: ${String(nodeError).slice(0, 200)}`);
+      return answer;
+    },
+  };
+}
+
+function describeHttpError(error: unknown): string {
+  const e = error as { response?: { status?: number; statusText?: string }; code?: unknown; message?: unknown };
+  if (e.response?.status !== undefined) return `HTTP ${e.response.status} ${e.response.statusText ?? ''}`.trim();
+  if (typeof e.code === 'string') return `connection failed (${e.code})`;
+  return typeof e.message === 'string' ? e.message : String(error);
+}
+
+/** Integer literals too long for a double, outside strings and not part of a decimal or exponent. */
+const LONG_INTEGER = /"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])(-?\d{16,})(?![\d.eE])/g;
+
+/**
+ * `JSON.parse` that keeps integers of 16+ digits exact by turning them into digit strings (string
+ * literals are matched first, so digits inside them are untouched). `undefined` if not JSON.
+ */
+export function parseJsonExact(text: string): unknown {
+  try {
+    return JSON.parse(text.replace(LONG_INTEGER, (match, digits: string | undefined) => (digits === undefined ? match : `"${digits}"`)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** An int64 field (number or digit string) as a bigint; `undefined` when absent or malformed. */
+export function int64(value: unknown): bigint | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
+  return undefined;
+}

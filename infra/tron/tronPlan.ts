@@ -1,0 +1,47 @@
+import type { CoinEntry } from '../../spec/coins.ts';
+import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import type { PlanContext, PlatformActivationCommand } from '../../actors/chainFamily.ts';
+import { invalidRequest, planHttpNodes, planTokens, type PlannedToken, type TokenRule } from '../../actors/platformPlan.ts';
+import { KeyPolicy } from '../../machines/activation.types.ts';
+import { urlLabel } from '../failover/nodeFailover.ts';
+import { evmToTronBase58, tronToEvmAddress } from '../keys/tronAddress.ts';
+
+/** Validated TRON parameters carried in the plan (never logged: node URLs may hold API keys). */
+export interface TronPlanParams {
+  readonly platform: CoinEntry;
+  readonly decimals: number;
+  readonly nodes: readonly string[];
+  /** Contract addresses in base58 (`T…`). */
+  readonly tokens: readonly PlannedToken[];
+}
+
+/** TRC20 tokens: contract as base58 `T…` or hex `41…`, kept in base58. */
+const TRC20_RULE: TokenRule = {
+  protocolType: 'TRC20',
+  contractAddress(raw) {
+    const evm = raw.startsWith('T') || /^41[0-9a-fA-F]{40}$/.test(raw) ? tronToEvmAddress(raw) : undefined;
+    return evm === undefined ? { problem: 'is not a TRON address (base58 T… or hex 41…)' } : { address: evmToTronBase58(evm) };
+  },
+};
+
+/**
+ * The TRON checks of `enable_eth_with_tokens` / `task::enable_eth::init` (spec 1.8, 4.5): only
+ * `ticker`, `nodes` (`url` only, HTTP(S)) and the tokens matter. Swap contract fields are not
+ * required and are ignored (TRON is wallet-only); NFTs and hardware keys are refused clearly.
+ */
+export function planTronActivation(command: PlatformActivationCommand, context: PlanContext): TronPlanParams {
+  if (command.keyPolicy === KeyPolicy.Hardware) {
+    const message = `Hardware policy is not supported for ${command.ticker}: TRON activates with the wallet's own key only`;
+    throw new ActivationError(ErrorType.PrivKeyNotAllowed, message, message);
+  }
+  if (command.nftRequested) {
+    throw invalidRequest(`params.nft_req: TRON (${command.ticker}) has no NFT support; omit nft_req`);
+  }
+  const tokens = planTokens(command, context, TRC20_RULE);
+  const why = 'TRON nodes are HTTP(S) API base URLs (no WebSocket, no gRPC)';
+  const nodes = planHttpNodes(command, why);
+  command.nodes.forEach((node, index) => {
+    if (node.wsUrl !== undefined) throw invalidRequest(`nodes[${index}].ws_url ${urlLabel(node.wsUrl)}: ${why}; send url only`);
+  });
+  return { platform: context.platform, decimals: context.platform.decimals ?? 6, nodes, tokens };
+}

@@ -1,0 +1,21 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { compile } from './validate.ts';
+
+/** Legacy `enable` request (spec 4.7, flat body without `userpass`/`method`). */
+export const LegacyEnableParams = Type.Object({
+  coin: Type.String({ minLength: 1 }),
+  urls: Type.Optional(Type.Array(Type.String())),
+  swap_contract_address: Type.Optional(Type.String()),
+  fallback_swap_contract: Type.Optional(Type.String()),
+  gas_station_url: Type.Optional(Type.String()),
+  gas_station_decimals: Type.Integer({ minimum: 0, maximum: 36, default: 8 }),
+  gas_station_policy: Type.Optional(
+    Type.Object({ policy: Type.Union([Type.Literal('MeanAverageFast'), Type.Literal('Average')], { default: 'MeanAverageFast' }) }),
+  ),
+  mm2: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
+  required_confirmations: Type.Integer({ minimum: 0, default: 3 }),
+  requires_notarization: Type.Boolean({ default: false }),
+  tx_history: Type.Boolean({ default: false }),
+});
+export type LegacyEnableParams = Static<typeof LegacyEnableParams>;
+export const legacyEnableParams = compile(LegacyEnableParams);
