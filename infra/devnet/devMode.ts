@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadNodeConfig, isStrongPassword } from '../config/index.ts';
-import { createIguanaKeyProvider, evmAddress } from '../keys/index.ts';
+import { createIguanaKeyProvider, evmAddress, evmToTronBase58 } from '../keys/index.ts';
 import { startService, type RunningService } from '../service.ts';
-import { startEvmDevnet, type EvmDevnet } from './index.ts';
+import { startEvmDevnet, startTronNode, type EvmDevnet, type TronNode } from './index.ts';
 import { devnetCoins } from './devnetCoins.ts';
 
 /** Tokens the dev chain deploys and mints to the dev wallet. */
@@ -19,6 +19,8 @@ const DEV_SWAP_CONTRACT = '0x24ABE4c71FC658C91313b6552cd40cD808b3Ea80';
 
 export interface DevMode {
   readonly devnet: EvmDevnet;
+  /** The TRON HTTP node over the same chain (TRX balance = the wallet's wei, as SUN). */
+  readonly tron: TronNode;
   readonly service: RunningService;
   readonly password: string;
   readonly address: string;
@@ -28,7 +30,8 @@ export interface DevMode {
 }
 
 /**
- * Dev mode (no MM2.json): an in-process EVM devnet on 127.0.0.1 with two ERC20s, a generated
+ * Dev mode (no MM2.json): an in-process EVM devnet on 127.0.0.1 with two ERC20s, a TRON HTTP node
+ * over the same chain (the ERC20s double as TRC20s), a generated
  * config under `<dir>` (kept between runs so the password and wallet stay the same; delete the
  * folder to reset), and the service on `rpcport` (default 7783). Nothing leaves the machine.
  */
@@ -40,6 +43,8 @@ export async function startDevMode(options: {
   listenPort?: number;
   /** Devnet port (default 8545 when free, so pasted commands survive a restart). */
   devnetPort?: number;
+  /** TRON node port (default 8090, java-tron's HTTP port, when free). */
+  tronPort?: number;
 }): Promise<DevMode> {
   await mkdir(options.dir, { recursive: true });
   const confPath = join(options.dir, 'MM2.json');
@@ -55,7 +60,12 @@ export async function startDevMode(options: {
     if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || options.devnetPort !== undefined) throw e;
     return startEvmDevnet({ ...devnetOptions, port: 0 });
   });
+  let tron: TronNode | undefined;
   try {
+    tron = await startTronNode({ evm: devnet, port: options.tronPort ?? 8090 }).catch((e: unknown) => {
+      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || options.tronPort !== undefined) throw e;
+      return startTronNode({ evm: devnet, port: 0 });
+    });
     const coins = devnetCoins(devnet);
     const rpcport = options.rpcport ?? 7783;
     await writeFile(
@@ -65,18 +75,22 @@ export async function startDevMode(options: {
     );
     const config = await loadNodeConfig({ env: { MM_CONF_PATH: confPath } });
     const service = await startService({ config, ...(options.listenPort === undefined ? {} : { port: options.listenPort }) });
+    const node = tron;
     return {
       devnet,
+      tron: node,
       service,
       password: secrets.rpc_password,
       address,
-      banner: banner(service.url, devnet, secrets.rpc_password, address, confPath),
+      banner: banner(service.url, devnet, node, secrets.rpc_password, address, confPath),
       async stop() {
         await service.stop();
+        await node.stop();
         await devnet.stop();
       },
     };
   } catch (error) {
+    await tron?.stop();
     await devnet.stop();
     throw error;
   }
@@ -96,7 +110,7 @@ async function devSecrets(confPath: string): Promise<{ rpc_password: string; pas
   return { rpc_password, passphrase: `dev wallet ${randomBytes(16).toString('hex')}` };
 }
 
-function banner(url: string, devnet: EvmDevnet, password: string, address: string, confPath: string): string {
+function banner(url: string, devnet: EvmDevnet, tron: TronNode, password: string, address: string, confPath: string): string {
   const tokens = devnet.tokens.map((t) => `{"ticker":"${t.symbol}-ERC20"}`).join(',');
   const activate = {
     userpass: password,
@@ -110,17 +124,27 @@ function banner(url: string, devnet: EvmDevnet, password: string, address: strin
       erc20_tokens_requests: JSON.parse(`[${tokens}]`) as unknown[],
     },
   };
+  const activateTrx = {
+    userpass: password,
+    mmrpc: '2.0',
+    method: 'enable_eth_with_tokens',
+    params: { ticker: 'TRX', nodes: [{ url: tron.url }], erc20_tokens_requests: [{ ticker: 'USDT-TRC20' }] },
+  };
   const q = (body: unknown) => `curl -s ${url} -d '${JSON.stringify(body)}'`;
   return [
     'coin-activation: dev mode (no MM2.json found)',
     `  RPC            ${url}`,
     `  rpc_password   ${password}`,
     `  EVM devnet     ${devnet.url} (chain id ${devnet.chainId}, in-process, 127.0.0.1 only)`,
+    `  TRON node      ${tron.url} (HTTP API over the same chain: 1 SUN = 1 wei, the ERC20s are also TRC20s)`,
     `  wallet         ${address} (10 ETH, 25000 USDT-ERC20, 1500.5 DAI-ERC20)`,
+    `                 ${evmToTronBase58(address)} on TRON (the same account: 10000000000000 TRX, 25000 USDT-TRC20)`,
     `  config         ${confPath} (delete its folder to reset)`,
     '',
     'Activate ETH with its tokens:',
     `  ${q(activate)}`,
+    'Activate TRX with a TRC20 (wallet-only: no swap contracts):',
+    `  ${q(activateTrx)}`,
     'List enabled coins:',
     `  ${q({ userpass: password, method: 'get_enabled_coins' })}`,
     'Balance of a token:',

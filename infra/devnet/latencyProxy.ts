@@ -1,5 +1,6 @@
 /**
- * An HTTP proxy in front of a JSON-RPC node that adds latency and counts traffic.
+ * An HTTP proxy in front of a JSON-RPC (or, with `forwardPath`, any HTTP) node that adds latency
+ * and counts traffic.
  * With `latencyMs: 0` it is a plain counting proxy.
  */
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -9,6 +10,8 @@ import { closeServer, httpUrl, listen, LOOPBACK_HOST } from './listening.ts';
 export interface LatencyProxyOptions {
   /** The node's `http://` URL. Every request is forwarded to exactly this URL, whatever its path. */
   target: string;
+  /** Forward to `target` + the request's own path and query instead (REST APIs such as TRON's). */
+  forwardPath?: boolean;
   /** Delay added before forwarding each HTTP request, i.e. to each round trip. Default 50. */
   latencyMs?: number;
   /** Default 127.0.0.1. */
@@ -81,7 +84,8 @@ export async function startLatencyProxy(options: LatencyProxyOptions): Promise<L
       }
     }
     if (clientGone.signal.aborted) return;
-    forward(req, res, body, target, upstreamAgent, clientGone.signal);
+    const to = options.forwardPath ? new URL(`${target.pathname.replace(/\/$/, '')}${req.url ?? '/'}`, target) : target;
+    forward(req, res, body, to, upstreamAgent, clientGone.signal);
   };
 
   const server = createServer((req, res) => {

@@ -1,5 +1,6 @@
 import { Interface, getBigInt, type JsonRpcProvider } from 'ethers';
 import type { PlannedToken } from '../../actors/platformPlan.ts';
+import type { PlatformRead } from '../../actors/platformRead.ts';
 import { TokenReadError } from '../failover/tokenReadError.ts';
 import { EvmNodeError } from './evmProvider.ts';
 
@@ -14,11 +15,6 @@ const DECIMALS_CALL = erc20.encodeFunctionData('decimals', []);
 /** A token to read; when `decimals` is absent `decimals()` is read in the same batch. */
 export type TokenToRead = PlannedToken;
 
-export interface AccountRead {
-  readonly currentBlock: number;
-  readonly native: bigint | undefined;
-  readonly tokens: readonly { ticker: string; decimals: number; balance: bigint | undefined }[];
-}
 
 /**
  * Reads block height, native balance and every token balance of `address` in one round trip:
@@ -31,7 +27,7 @@ export async function readAccount(
   address: string,
   tokens: readonly TokenToRead[],
   withBalances: boolean,
-): Promise<AccountRead> {
+): Promise<PlatformRead> {
   const block = nodeCall(provider.send('eth_blockNumber', []), 'eth_blockNumber');
   const native = withBalances ? nodeCall(provider.send('eth_getBalance', [address, 'latest']), 'eth_getBalance') : undefined;
   // The balanceOf call data is the same for every token: encode it once per read.

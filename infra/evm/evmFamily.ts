@@ -1,16 +1,12 @@
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import type { ChainFamily, PlanContext, PlatformActivationCommand } from '../../actors/chainFamily.ts';
-import {
-  ChainFamilyId,
-  type ActivatedCoin,
-  type ActivationPlan,
-  type Balance,
-} from '../../machines/activation.types.ts';
+import { activatedPlatform, balanceFromRead, platformPlan, tokensForBalance } from '../../actors/platformRead.ts';
+import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../clock/clock.ts';
 import { readFromNodes, type NodeList } from '../failover/nodeList.ts';
 import type { KeyProvider } from '../keys/index.ts';
 import { evmAddress } from '../keys/index.ts';
-import { readAccount, type TokenToRead } from './accountReader.ts';
+import { readAccount } from './accountReader.ts';
 import { createEvmProvider } from './evmProvider.ts';
 import { planEvmActivation, type EvmPlanParams } from './evmPlan.ts';
 
@@ -70,15 +66,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
           { ticker: command.ticker, error },
         );
       }
-      const params = planEvmActivation(command, context, chainId);
-      return {
-        ticker: command.ticker,
-        family: ChainFamilyId.Evm,
-        via: command.via,
-        tokens: params.tokens.map((t) => t.ticker),
-        getBalances: command.getBalances,
-        params,
-      };
+      return platformPlan(command, ChainFamilyId.Evm, planEvmActivation(command, context, chainId));
     },
 
     async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
@@ -90,37 +78,26 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
       const read = await withNodes(connection, signal, (provider) =>
         readAccount(provider, address, params.tokens, plan.getBalances),
       );
-      const balanceOf = (raw: bigint | undefined): Balance | undefined =>
-        raw === undefined ? undefined : { spendable: raw, unspendable: 0n };
-      return {
-        ticker: plan.ticker,
-        family: ChainFamilyId.Evm,
-        address,
-        pubkey: key.uncompressedHex,
-        derivationMethod: plan.key === undefined ? options.keys.derivationMethod : 'HDWallet',
-        ...(key.derivationPath === undefined ? {} : { derivationPath: key.derivationPath }),
-        currentBlock: read.currentBlock,
-        decimals: params.decimals,
-        ...(read.native === undefined ? {} : { balance: balanceOf(read.native)! }),
-        tokens: read.tokens.map((t, i) => ({
-          ticker: t.ticker,
-          contractAddress: params.tokens[i]!.contractAddress,
-          decimals: t.decimals,
-          ...(t.balance === undefined ? {} : { balance: balanceOf(t.balance)! }),
-        })),
-        connection,
-      };
+      return activatedPlatform(
+        {
+          plan,
+          family: ChainFamilyId.Evm,
+          address,
+          pubkey: key.uncompressedHex,
+          derivationMethod: plan.key === undefined ? options.keys.derivationMethod : 'HDWallet',
+          derivationPath: key.derivationPath,
+          decimals: params.decimals,
+          tokens: params.tokens,
+          connection,
+        },
+        read,
+      );
     },
 
     async balance(coin: ActivatedCoin, ticker: string, signal: AbortSignal): Promise<Balance> {
       const connection = coin.connection as EvmConnection;
-      // Decimals are irrelevant here (the caller formats), so none is read from the chain.
-      const tokens: TokenToRead[] = coin.tokens
-        .filter((t) => t.ticker === ticker && ticker !== coin.ticker)
-        .map((t) => ({ ticker: t.ticker, contractAddress: t.contractAddress, decimals: t.decimals }));
-      const read = await withNodes(connection, signal, (provider) => readAccount(provider, coin.address, tokens, true));
-      const raw = ticker === coin.ticker ? read.native! : read.tokens[0]!.balance!;
-      return { spendable: raw, unspendable: 0n };
+      const read = await withNodes(connection, signal, (provider) => readAccount(provider, coin.address, tokensForBalance(coin, ticker), true));
+      return balanceFromRead(coin, ticker, read);
     },
   };
 }

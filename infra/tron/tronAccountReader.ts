@@ -4,16 +4,10 @@
  * wall time however many tokens.
  */
 import type { PlannedToken } from '../../actors/platformPlan.ts';
+import type { PlatformRead } from '../../actors/platformRead.ts';
 import { TokenReadError } from '../failover/tokenReadError.ts';
 import { evmToTronBase58 } from '../keys/tronAddress.ts';
 import { int64, TronNodeError, type TronHttp, type TronJson } from './tronHttp.ts';
-
-export interface TronAccountRead {
-  readonly currentBlock: number;
-  /** SUN; `undefined` when balances were not asked for. */
-  readonly native: bigint | undefined;
-  readonly tokens: readonly { ticker: string; decimals: number; balance: bigint | undefined }[];
-}
 
 /** java-tron result codes that mean the node, not the contract, failed. */
 const NODE_FAILURE_CODES = new Set(['SERVER_BUSY', 'NO_CONNECTION', 'NOT_ENOUGH_EFFECTIVE_CONNECTION', 'OTHER_ERROR']);
@@ -29,7 +23,7 @@ export async function readTronAccount(
   tokens: readonly PlannedToken[],
   withBalances: boolean,
   signal: AbortSignal,
-): Promise<TronAccountRead> {
+): Promise<PlatformRead> {
   const address = evmToTronBase58(owner);
   const parameter = owner.slice(2).toLowerCase().padStart(64, '0');
   const call = (token: PlannedToken, selector: string, param = '') =>

@@ -1,4 +1,5 @@
 import type { ChainFamily, PlanContext, PlatformActivationCommand } from '../../actors/chainFamily.ts';
+import { activatedPlatform, balanceFromRead, platformPlan, tokensForBalance } from '../../actors/platformRead.ts';
 import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../clock/clock.ts';
 import { readFromNodes, type NodeList } from '../failover/nodeList.ts';
@@ -31,15 +32,7 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
     platformProtocols: ['TRX'],
 
     plan(command: PlatformActivationCommand, context: PlanContext): ActivationPlan {
-      const params = planTronActivation(command, context);
-      return {
-        ticker: command.ticker,
-        family: ChainFamilyId.Tron,
-        via: command.via,
-        tokens: params.tokens.map((t) => t.ticker),
-        getBalances: command.getBalances,
-        params,
-      };
+      return platformPlan(command, ChainFamilyId.Tron, planTronActivation(command, context));
     },
 
     async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
@@ -51,34 +44,28 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
       const read = await readFromNodes(connection, signal, failover, (url, nodeSignal) =>
         readTronAccount(createTronHttp(url), owner, params.tokens, plan.getBalances, nodeSignal),
       );
-      const balanceOf = (raw: bigint): Balance => ({ spendable: raw, unspendable: 0n });
-      return {
-        ticker: plan.ticker,
-        family: ChainFamilyId.Tron,
-        address: evmToTronBase58(owner),
-        pubkey,
-        derivationMethod: plan.key === undefined ? options.keys.derivationMethod : 'HDWallet',
-        ...(plan.key === undefined ? {} : { derivationPath: plan.key.derivationPath }),
-        currentBlock: read.currentBlock,
-        decimals: params.decimals,
-        ...(read.native === undefined ? {} : { balance: balanceOf(read.native) }),
-        tokens: read.tokens.map((t, i) => ({
-          ticker: t.ticker,
-          contractAddress: params.tokens[i]!.contractAddress,
-          decimals: t.decimals,
-          ...(t.balance === undefined ? {} : { balance: balanceOf(t.balance) }),
-        })),
-        connection,
-      };
+      return activatedPlatform(
+        {
+          plan,
+          family: ChainFamilyId.Tron,
+          address: evmToTronBase58(owner),
+          pubkey,
+          derivationMethod: plan.key === undefined ? options.keys.derivationMethod : 'HDWallet',
+          derivationPath: plan.key?.derivationPath,
+          decimals: params.decimals,
+          tokens: params.tokens,
+          connection,
+        },
+        read,
+      );
     },
 
     async balance(coin: ActivatedCoin, ticker: string, signal: AbortSignal): Promise<Balance> {
       const connection = coin.connection as TronConnection;
-      const tokens = coin.tokens.filter((t) => t.ticker === ticker && ticker !== coin.ticker);
       const read = await readFromNodes(connection, signal, failover, (url, nodeSignal) =>
-        readTronAccount(createTronHttp(url), connection.owner, tokens, true, nodeSignal),
+        readTronAccount(createTronHttp(url), connection.owner, tokensForBalance(coin, ticker), true, nodeSignal),
       );
-      return { spendable: ticker === coin.ticker ? read.native! : read.tokens[0]!.balance!, unspendable: 0n };
+      return balanceFromRead(coin, ticker, read);
     },
   };
 }

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { refusedUrl, startSilentNode, startTronNode, type EvmDevnet } from '../../infra/devnet/index.ts';
+import { refusedUrl, startLatencyProxy, startSilentNode, startTronNode, type EvmDevnet } from '../../infra/devnet/index.ts';
 import { ManualClock } from '../../infra/clock/manualClock.ts';
 import { evmToTronBase58, evmToTronHex } from '../../infra/keys/tronAddress.ts';
 import { enableEthWithTokensResult } from '../../spec/enableEthWithTokens.ts';
@@ -106,6 +106,21 @@ describe('TRX with TRC20 tokens through enable_eth_with_tokens (devnet TRON node
       ]);
     } finally {
       await s.stop();
+    }
+  });
+
+  test('with 40 ms per round trip, all the calls are in flight at once', async () => {
+    const s = await stack();
+    const proxy = await startLatencyProxy({ target: s.tron!.url, forwardPath: true, latencyMs: 40 });
+    try {
+      const params = { ...trc20(s, ['USDT-TRC20', 'DAI-TRC20', 'NIL-TRC20']), nodes: [{ url: proxy.url }] };
+      const { status, body } = await s.v2('enable_eth_with_tokens', params);
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(proxy.stats().httpRequests, 5);
+      assert.equal(proxy.stats().maxInFlight, 5, 'getnowblock, getaccount and 3 balanceOf did not wait for each other');
+    } finally {
+      await s.stop();
+      await proxy.stop();
     }
   });
 
