@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Clock } from '../clock/clock.ts';
 
 /** Why one node was given up on. `label` is safe to show (origin only, never path or query). */
@@ -52,6 +53,9 @@ export async function tryNodesInOrder<T>(
   for (let index = 0; index < count; index++) {
     options.signal?.throwIfAborted();
     const controller = new AbortController();
+    // One attempt may run many concurrent requests on this signal (TRON: one per token); it lives
+    // only as long as the attempt, so Node's 10-listener leak warning would be a false alarm.
+    setMaxListeners(0, controller.signal);
     const onOuterAbort = () => controller.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', onOuterAbort, { once: true });
     const cancelTimer = options.clock.setTimeout(
