@@ -3,7 +3,7 @@ import { parseCoinProtocol, protocolTypeName, type CoinEntry, type CoinProtocol 
 import type { CoinsConfig } from '../infra/config/index.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
 import { KeyPolicy, type ActivatedCoin, type ActivationPlan, type Balance } from '../machines/activation.types.ts';
-import type { ChainFamily, PlatformActivationCommand } from './chainFamily.ts';
+import { CommandKind, type ChainFamily, type ElectrumActivationCommand, type PlanContext, type PlatformActivationCommand } from './chainFamily.ts';
 import type { CoinRegistry } from './coinRegistry.ts';
 
 /** A legacy-method refusal: only its message reaches the client (`{"error": message}`). */
@@ -78,7 +78,7 @@ export class ActivationService {
         error: parsed.error,
       });
     }
-    const family = this.#families.find((f) => f.platformProtocols.includes(protocolTypeName(parsed.protocol)));
+    const family = this.#families.find((f) => f.serves.platform?.includes(protocolTypeName(parsed.protocol)));
     if (family === undefined) {
       throw new ActivationError(
         ErrorType.UnexpectedPlatformProtocol,
@@ -90,18 +90,33 @@ export class ActivationService {
   }
 
   /**
+   * Legacy `electrum` (spec 4.6): the legacy checks (notes §9), then the family that serves the
+   * coin's protocol over Electrum plans and activates it through the registry.
+   */
+  enableElectrum(command: ElectrumActivationCommand, requestMm2: number | undefined): Promise<ActivatedCoin> {
+    const family = this.#legacyFamily(CommandKind.Electrum, command.ticker, requestMm2);
+    return this.#registry.activate(family.family.plan(command, family.context));
+  }
+
+  /**
    * Legacy `enable` (spec 4.7). The legacy checks run first (notes §9); TRON is refused there, as
    * it activates through the v2 methods only. UTXO and EVM through `enable` are not built yet.
    */
   enableLegacy(ticker: string, requestMm2: number | undefined): never {
-    const { protocol } = this.legacyPrecheck(ticker, requestMm2);
+    this.#legacyFamily(CommandKind.Enable, ticker, requestMm2);
+    throw new Error('unreachable: no family serves enable yet');
+  }
+
+  /** Legacy checks, then the family serving the coin's protocol for `kind`, or the legacy refusal. */
+  #legacyFamily(kind: CommandKind, ticker: string, requestMm2: number | undefined): { family: ChainFamily; context: PlanContext } {
+    const { entry, protocol } = this.legacyPrecheck(ticker, requestMm2);
     const type = protocolTypeName(protocol);
     if (type === 'TRX' || type === 'TRC20') {
-      throw legacyError(
-        `${type} protocol is not supported by lp_coininit: TRON coins are activated with enable_eth_with_tokens or task::enable_eth::init`,
-      );
+      throw legacyError(`${type} protocol is not supported by lp_coininit: TRON coins are activated with enable_eth_with_tokens or task::enable_eth::init`);
     }
-    throw legacyError(`${type} protocol is not supported by enable in this version`);
+    const family = this.#families.find((f) => f.serves[kind]?.includes(type));
+    if (family === undefined) throw legacyError(`${type} protocol is not supported by ${kind} in this version`);
+    return { family, context: { platform: entry, platformProtocol: protocol, coins: this.#coins } };
   }
 
   /**
@@ -139,7 +154,9 @@ export class ActivationService {
       await this.#registry.disableToken(enabled.platform, ticker);
       return { coin: ticker, passivized: false };
     }
+    const coin = this.#registry.view(ticker).coin;
     const { passivized } = await this.#registry.disable(ticker, force);
+    if (!passivized && coin !== null) this.#family(coin.family).release?.(coin);
     return { coin: ticker, passivized };
   }
 
@@ -159,6 +176,11 @@ export class ActivationService {
     const family = this.#family(coin.family);
     const decimals = token === undefined ? coin.decimals : token.decimals;
     return { address: coin.address, decimals, balance: await family.balance(coin, ticker, signal) };
+  }
+
+  /** Lets every enabled coin's family release what it holds open (at stop). */
+  releaseAll(): void {
+    for (const { coin } of this.#registry.enabled()) if (coin !== null) this.#family(coin.family).release?.(coin);
   }
 
   /** The chain work of a plan; the registry's actors invoke it. */

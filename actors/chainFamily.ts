@@ -16,8 +16,13 @@ export interface NodeSpec {
   readonly gatewayProxy?: boolean;
 }
 
+/** The kinds of activation request; a family says which protocols it serves for each. */
+export const CommandKind = { Platform: 'platform', Electrum: 'electrum', Enable: 'enable' } as const;
+export type CommandKind = (typeof CommandKind)[keyof typeof CommandKind];
+
 /** A platform-with-tokens activation as a domain command (from `enable_eth_with_tokens` or a task). */
 export interface PlatformActivationCommand {
+  readonly kind: typeof CommandKind.Platform;
   readonly ticker: string;
   readonly via: ActivationVia;
   readonly nodes: readonly NodeSpec[];
@@ -30,6 +35,33 @@ export interface PlatformActivationCommand {
   /** `nft_req` was given (EVM ignores it here; TRON refuses it). */
   readonly nftRequested?: boolean;
 }
+
+/** An Electrum server as the legacy `electrum` request gives it (spec 2.2 ActivationServers). */
+export interface ElectrumServerSpec {
+  readonly url: string;
+  readonly protocol: 'TCP' | 'SSL' | 'WSS';
+  /** Opt-out of TLS certificate verification for this server (default: verify). */
+  readonly disableCertVerification?: boolean;
+}
+
+/** A legacy `electrum` activation (spec 4.6) as a domain command. */
+export interface ElectrumActivationCommand {
+  readonly kind: typeof CommandKind.Electrum;
+  readonly ticker: string;
+  readonly via: ActivationVia;
+  /** `undefined` when the request had none (reported after the legacy checks, as the reference). */
+  readonly servers: readonly ElectrumServerSpec[] | undefined;
+  readonly minConnected?: number;
+  readonly maxConnected?: number;
+  readonly requiredConfirmations?: number;
+  readonly requiresNotarization?: boolean;
+  readonly addressFormat?: { readonly format: string; readonly network?: string };
+  readonly swapContractAddress?: string;
+  readonly fallbackSwapContract?: string;
+}
+
+/** Every activation command a family may be asked to plan. */
+export type ActivationCommand = PlatformActivationCommand | ElectrumActivationCommand;
 
 /** What a family needs to plan: the platform's entry (already found and parsed) and the coins file. */
 export interface PlanContext {
@@ -46,10 +78,19 @@ export interface PlanContext {
  */
 export interface ChainFamily {
   readonly id: ChainFamilyId;
-  /** Coins-file protocol types this family activates as a platform (e.g. `ETH`). */
-  readonly platformProtocols: readonly string[];
-  plan(command: PlatformActivationCommand, context: PlanContext): ActivationPlan;
+  /** Coins-file protocol types this family activates, per kind of request (e.g. platform: `ETH`). */
+  readonly serves: { readonly [K in CommandKind]?: readonly string[] };
+  /** Only called with a command of a kind (and protocol) listed in `serves`. */
+  plan(command: ActivationCommand, context: PlanContext): ActivationPlan;
   activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin>;
   /** Live balance of an active coin or one of its tokens, in the coin's smallest unit. */
   balance(coin: ActivatedCoin, ticker: string, signal: AbortSignal): Promise<Balance>;
+  /** Lets go of what an active coin holds open (connections); on disable and at stop. */
+  release?(coin: ActivatedCoin): void;
+}
+
+/** Narrows `command` to the kind a family's `plan` expected (a routing bug otherwise). */
+export function expectKind<K extends CommandKind>(command: ActivationCommand, kind: K): Extract<ActivationCommand, { kind: K }> {
+  if (command.kind !== kind) throw new Error(`expected a ${kind} command, got ${command.kind}`);
+  return command as Extract<ActivationCommand, { kind: K }>;
 }

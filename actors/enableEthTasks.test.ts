@@ -37,7 +37,7 @@ function fakeChain() {
 const coin = (ticker: string): ActivatedCoin => fakeCoin(ticker);
 
 function command(ticker: string): PlatformActivationCommand {
-  return { ticker, via: ActivationVia.EnableEthTask, nodes: [{ url: 'http://node.invalid' }], tokens: [], getBalances: true, keyPolicy: KeyPolicy.ContextPrivKey };
+  return { kind: 'platform', ticker, via: ActivationVia.EnableEthTask, nodes: [{ url: 'http://node.invalid' }], tokens: [], getBalances: true, keyPolicy: KeyPolicy.ContextPrivKey };
 }
 
 /** Planning without a coins file: every ticker is an EVM platform. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { ActivationService } from '../actors/activationService.ts';
 import { CoinRegistry } from '../actors/coinRegistry.ts';
 import { EmbeddedEventLog } from '../events/embeddedEventLog.ts';
@@ -18,6 +19,7 @@ import { systemClock, type Clock } from './clock/clock.ts';
 import { ConfigError, type NodeConfig } from './config/index.ts';
 import { createEvmFamily } from './evm/evmFamily.ts';
 import { createTronFamily } from './tron/tronFamily.ts';
+import { createUtxoFamily } from './utxo/utxoFamily.ts';
 import { createIguanaKeyProvider, hash160, type KeyProvider } from './keys/index.ts';
 
 /** Version recorded in `SessionStarted`. */
@@ -30,6 +32,8 @@ export interface ServiceOptions {
   readonly port?: number;
   readonly evm?: { readonly nodeTimeoutMs?: number; readonly batchSize?: number };
   readonly tron?: { readonly nodeTimeoutMs?: number };
+  /** Overrides of the Electrum client (tests): request budget, ping period, connection stagger. */
+  readonly utxo?: { readonly requestTimeoutMs?: number; readonly pingIntervalMs?: number };
   /** Overrides the config's hardware timeouts (tests). */
   readonly taskTimeouts?: TaskTimeouts;
   /** Overrides the device adapter (default: `@trezor/connect` over UDP, loaded on first use). */
@@ -79,7 +83,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       { type: 'SessionStarted', data: { sessionId, version: SERVICE_VERSION, derivationMethod: keys.derivationMethod } },
     ]);
 
-    const families = [createEvmFamily({ keys, clock, ...options.evm }), createTronFamily({ keys, clock, ...options.tron })];
+    const electrum = config.electrum;
+    const tlsCa = electrum.caFile === undefined ? undefined : [await readCaFile(electrum.caFile)];
+    const families = [
+      createEvmFamily({ keys, clock, ...options.evm }),
+      createTronFamily({ keys, clock, ...options.tron }),
+      createUtxoFamily({ keys, clock, requestTimeoutMs: electrum.requestTimeoutMs, clientName: `coin-activation ${SERVICE_VERSION}`, ...(tlsCa ? { tlsCa } : {}), ...options.utxo }),
+    ];
     const registry = new CoinRegistry({ log, activateCoin: (plan, signal) => service.activate(plan, signal) });
     const service: ActivationService = new ActivationService({ coins: config.coins, families, registry, enabledCoins });
     const hw = config.hardwareWallet;
@@ -118,6 +128,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       nats,
       async stop() {
         await tasks.stop();
+        service.releaseAll();
         // Abort activations first: their requests then answer at once instead of holding the
         // HTTP close (a silent node could otherwise delay shutdown by its whole timeout).
         await registry.stop();
@@ -173,3 +184,17 @@ const noKeyProvider: KeyProvider = {
   publicKey: () =>
     Promise.reject(new ActivationError(ErrorType.PrivKeyNotAllowed, NO_PASSPHRASE, NO_PASSPHRASE)),
 };
+
+/** The PEM text of `electrum.ca_file`; a missing or non-PEM file stops start-up with a clear line. */
+async function readCaFile(path: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError('electrum.ca_file', `MM2.json: electrum.ca_file: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new ConfigError('electrum.ca_file', `MM2.json: electrum.ca_file: ${path} holds no PEM certificate`);
+  }
+  return text;
+}

@@ -3,7 +3,7 @@ import type { ActivatedTokenInfo, BalanceInfo, EventOf } from '../spec/events.ts
 import type { DerivationMethod } from '../spec/derivationMethod.ts';
 
 /** Chain families the service can activate; each is one adapter behind the `ChainFamily` port. */
-export const ChainFamilyId = { Evm: 'evm', Tron: 'tron' } as const;
+export const ChainFamilyId = { Evm: 'evm', Tron: 'tron', Utxo: 'utxo' } as const;
 export type ChainFamilyId = (typeof ChainFamilyId)[keyof typeof ChainFamilyId];
 
 /** Which request started an activation (recorded in `ActivationRequested`). */
@@ -69,6 +69,8 @@ export interface ActivatedCoin {
   readonly decimals: number;
   readonly balance?: Balance;
   readonly tokens: readonly ActivatedToken[];
+  /** Legacy activations report these (spec 4.6); `mature` only for UTXO coins. */
+  readonly confirmations?: { readonly required: number; readonly requiresNotarization: boolean; readonly mature?: number };
   /** Opaque handle the family uses for later reads (e.g. `my_balance`). Not part of any event. */
   readonly connection: unknown;
 }

@@ -1,5 +1,6 @@
 // Installs what `npm start` / `npm test` need when it is missing: the locked npm dependencies
-// (when absent or older than package-lock.json) and, for the tests, nats-server from Debian.
+// (when absent or older than package-lock.json) and, for the tests, nats-server and litecoind from
+// Debian (the real NATS server and the real native UTXO daemon the integration tests start).
 // Plain JS: it runs before tsx is installed.
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -13,19 +14,24 @@ if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtime
   execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
 }
 
-if (process.argv.includes('--test-peers')) ensureNatsServer();
+/** Debian packages the integration tests run as real peers, by the binary each provides. */
+const TEST_PEERS = [
+  { pkg: 'nats-server', bins: ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'] },
+  { pkg: 'litecoind', bins: ['/usr/bin/litecoind', '/usr/local/bin/litecoind'] },
+];
 
-/** The integration tests start a real nats-server (Debian package `nats-server`). */
-function ensureNatsServer() {
-  const found = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].some(existsSync);
-  if (found) return;
+function ensureDebianPackages() {
+  const missing = TEST_PEERS.filter(({ bins }) => !bins.some(existsSync)).map(({ pkg }) => pkg);
+  if (missing.length === 0) return;
   if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-    console.error('installing nats-server (apt-get)...');
+    console.error(`installing ${missing.join(' ')} (apt-get)...`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'nats-server'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env });
     return;
   }
-  console.error('the tests need nats-server: sudo apt-get install -y nats-server');
+  console.error(`the tests need ${missing.join(' and ')}: sudo apt-get install -y ${missing.join(' ')}`);
   process.exit(1);
 }
+
+if (process.argv.includes('--test-peers')) ensureDebianPackages();

@@ -69,6 +69,17 @@ export const NodeConfigFileSchema = Type.Object(
         },
       ),
     ),
+    electrum: Type.Object(
+      {
+        ca_file: Type.Optional(Type.String({ minLength: 1 })),
+        request_timeout_s: Type.Number({ exclusiveMinimum: 0, default: 20 }),
+      },
+      {
+        default: {},
+        additionalProperties: false,
+        description: 'an object {ca_file (PEM of extra CAs trusted for SSL/WSS servers), request_timeout_s}',
+      },
+    ),
     hardware_wallet: Type.Object(
       {
         udp_host: Type.String({ default: '127.0.0.1' }),

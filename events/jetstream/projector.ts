@@ -188,6 +188,7 @@ async function whenLost(messages: ConsumerMessages): Promise<string | undefined>
 /** Polls the consumer for the set's lag; false if the server did not answer. */
 async function pollLag(jsm: JetStreamManager, durableName: string, tracker: LagTracker): Promise<boolean> {
   try {
+    const token = tracker.pollStarted();
     const info = await jsm.consumers.info(EVENTS_STREAM, durableName);
     const events = info.num_pending + info.num_ack_pending;
     let oldestAt: number | undefined;
@@ -196,7 +197,7 @@ async function pollLag(jsm: JetStreamManager, durableName: string, tracker: LagT
       const next = await jsm.streams.getMessage(EVENTS_STREAM, { seq: info.ack_floor.stream_seq + 1 }).catch(() => null);
       oldestAt = next?.time.getTime();
     }
-    tracker.polled(events, oldestAt);
+    tracker.polled(events, oldestAt, token);
     return true;
   } catch {
     return false;

@@ -14,6 +14,7 @@ export class LagTracker {
   #pendingAfterLast = 0;
   #inFlightSince: number | undefined;
   #oldestPendingAt: number | undefined;
+  #applied = 0;
 
   /** A message written to the stream at `writtenAt` (ms) is being applied. */
   delivered(writtenAt: number): void {
@@ -22,13 +23,23 @@ export class LagTracker {
 
   /** The message being applied is acknowledged; `pending` more follow it. */
   applied(pending: number): void {
+    this.#applied++;
     this.#inFlightSince = undefined;
     this.#pendingAfterLast = pending;
     this.#oldestPendingAt = undefined;
   }
 
-  /** A consumer poll: `events` not acknowledged, the oldest written at `oldestAt` (if known). */
-  polled(events: number, oldestAt: number | undefined): void {
+  /** A token for a consumer poll about to start (see {@link polled}). */
+  pollStarted(): number {
+    return this.#applied;
+  }
+
+  /**
+   * A consumer poll: `events` not acknowledged, the oldest written at `oldestAt` (if known). A poll
+   * that a message applied here has overtaken (`token` is stale) is older news and is ignored.
+   */
+  polled(events: number, oldestAt: number | undefined, token: number = this.#applied): void {
+    if (token !== this.#applied) return;
     this.#pendingAfterLast = this.#inFlightSince === undefined ? events : Math.max(0, events - 1);
     this.#oldestPendingAt = events === 0 ? undefined : oldestAt;
   }

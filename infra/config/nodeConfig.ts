@@ -43,6 +43,8 @@ export interface NodeSettings {
   readonly nodeId: string | undefined;
   /** NATS JetStream, when configured; otherwise the embedded event log alone is used. */
   readonly nats: NatsSettings | undefined;
+  /** Electrum clients: extra trusted CAs (absolute path of a PEM file) and the request budget. */
+  readonly electrum: { readonly caFile: string | undefined; readonly requestTimeoutMs: number };
   /** Hardware-wallet transport (emulator-protocol UDP) and the waits of a hardware task. */
   readonly hardwareWallet: {
     readonly udpHost: string;
@@ -108,6 +110,10 @@ export function parseNodeSettings(value: unknown, label: string, cwd: string): N
     allowWeakPassword: file.allow_weak_password,
     nodeId: file.node_id,
     nats: file.nats === undefined ? undefined : natsSettings(file.nats, label, cwd),
+    electrum: {
+      caFile: file.electrum.ca_file === undefined ? undefined : resolve(cwd, file.electrum.ca_file),
+      requestTimeoutMs: Math.round(file.electrum.request_timeout_s * 1000),
+    },
     hardwareWallet: {
       udpHost: file.hardware_wallet.udp_host,
       udpPort: file.hardware_wallet.udp_port,

@@ -1,5 +1,5 @@
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
-import type { ChainFamily, PlanContext, PlatformActivationCommand } from '../../actors/chainFamily.ts';
+import { CommandKind, expectKind, type ActivationCommand, type ChainFamily, type PlanContext } from '../../actors/chainFamily.ts';
 import { activatedPlatform, balanceFromRead, platformPlan, tokensForBalance } from '../../actors/platformRead.ts';
 import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../clock/clock.ts';
@@ -53,9 +53,10 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
 
   return {
     id: ChainFamilyId.Evm,
-    platformProtocols: ['ETH'],
+    serves: { platform: ['ETH'] },
 
-    plan(command: PlatformActivationCommand, context: PlanContext): ActivationPlan {
+    plan(anyCommand: ActivationCommand, context: PlanContext): ActivationPlan {
+      const command = expectKind(anyCommand, CommandKind.Platform);
       const protocol = context.platformProtocol;
       const chainId = protocol.type === 'ETH' ? (protocol.chainId ?? context.platform.chain_id) : undefined;
       if (chainId === undefined) {

@@ -44,6 +44,7 @@ export interface StackOptions {
   /** Also start a devnet TRON HTTP node over the devnet (`stack.tron`). */
   readonly tron?: boolean;
   readonly tronOptions?: ServiceOptions['tron'];
+  readonly utxoOptions?: ServiceOptions['utxo'];
 }
 
 export interface Stack {
@@ -93,6 +94,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     clock: options.clock ?? new ManualClock(Date.now()),
     evm: options.evm,
     ...(options.tronOptions === undefined ? {} : { tron: options.tronOptions }),
+    ...(options.utxoOptions === undefined ? {} : { utxo: options.utxoOptions }),
     ...(options.hardware === undefined ? {} : { hardware: options.hardware }),
     ...(options.taskTimeouts === undefined ? {} : { taskTimeouts: options.taskTimeouts }),
   });

@@ -1,4 +1,4 @@
-import type { ChainFamily, PlanContext, PlatformActivationCommand } from '../../actors/chainFamily.ts';
+import { CommandKind, expectKind, type ActivationCommand, type ChainFamily, type PlanContext } from '../../actors/chainFamily.ts';
 import { activatedPlatform, balanceFromRead, platformPlan, tokensForBalance } from '../../actors/platformRead.ts';
 import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../clock/clock.ts';
@@ -29,9 +29,10 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
 
   return {
     id: ChainFamilyId.Tron,
-    platformProtocols: ['TRX'],
+    serves: { platform: ['TRX'] },
 
-    plan(command: PlatformActivationCommand, context: PlanContext): ActivationPlan {
+    plan(anyCommand: ActivationCommand, context: PlanContext): ActivationPlan {
+      const command = expectKind(anyCommand, CommandKind.Platform);
       return platformPlan(command, ChainFamilyId.Tron, planTronActivation(command, context));
     },
 

@@ -3,7 +3,7 @@ import {
   enableEthWithTokensParams,
   type EnableEthWithTokensParams,
 } from '../../spec/enableEthWithTokens.ts';
-import type { PlatformActivationCommand } from '../../actors/chainFamily.ts';
+import { CommandKind, type PlatformActivationCommand } from '../../actors/chainFamily.ts';
 import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia, KeyPolicy, summarizeActivation } from '../../machines/activation.types.ts';
 import { renderIguanaResult } from './activationResult.ts';
@@ -19,6 +19,7 @@ export function toPlatformCommand(params: EnableEthWithTokensParams, via: Platfo
     throw invalid('params.priv_key_policy: BrowserWallet is only available on WebAssembly builds');
   }
   return {
+    kind: CommandKind.Platform,
     ticker: params.ticker,
     via,
     nodes: params.nodes.map((n) => ({ url: n.url, ...(n.ws_url === undefined ? {} : { wsUrl: n.ws_url }) })),

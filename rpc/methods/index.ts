@@ -5,6 +5,7 @@ import type { MethodTable } from '../methods.ts';
 import { disableCoinMethod, getEnabledCoinsLegacyMethod, getEnabledCoinsV2Method, myBalanceMethod } from './coinMethods.ts';
 import { enableEthWithTokensMethod } from './enableEthWithTokens.ts';
 import { legacyEnableMethod } from './legacyEnable.ts';
+import { legacyElectrumMethod } from './legacyElectrum.ts';
 
 /** The service's method tables: `methods` by name, plus legacy forms of names that are also v2. */
 export function buildMethodTables(service: ActivationService, tasks: EnableEthTasks): { methods: MethodTable; legacyMethods: MethodTable } {
@@ -16,6 +17,7 @@ export function buildMethodTables(service: ActivationService, tasks: EnableEthTa
       disable_coin: disableCoinMethod(service),
       my_balance: myBalanceMethod(service),
       enable: legacyEnableMethod(service),
+      electrum: legacyElectrumMethod(service),
     },
     legacyMethods: {
       get_enabled_coins: getEnabledCoinsLegacyMethod(service),

@@ -1,0 +1,45 @@
+/**
+ * CashAddr (Bitcoin Cash address format, `bitcoincash:q…`): base32 with a BCH-code checksum over
+ * the network prefix. bitcoinjs-lib has no encoder for it, so this is the spec's algorithm.
+ */
+const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const GENERATORS = [0x98f2bc8e61n, 0x79b76d99e2n, 0xf33e5fb3c4n, 0xae2eabe2a8n, 0x1e4f43e470n];
+
+function polymod(values: readonly number[]): bigint {
+  let c = 1n;
+  for (const d of values) {
+    const c0 = c >> 35n;
+    c = ((c & 0x07ffffffffn) << 5n) ^ BigInt(d);
+    GENERATORS.forEach((g, i) => {
+      if ((c0 >> BigInt(i)) & 1n) c ^= g;
+    });
+  }
+  return c ^ 1n;
+}
+
+/** 8-bit bytes → 5-bit groups, zero-padded at the end. */
+function toFiveBit(bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  let acc = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    acc = (acc << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out.push((acc >> bits) & 31);
+    }
+  }
+  if (bits > 0) out.push((acc << (5 - bits)) & 31);
+  return out;
+}
+
+/** The CashAddr of a 20-byte P2PKH hash (version byte 0) under `prefix` (`bitcoincash`, `bchtest`, `bchreg`). */
+export function cashAddressP2pkh(prefix: string, hash160: Uint8Array): string {
+  if (hash160.length !== 20) throw new RangeError('a P2PKH hash is 20 bytes');
+  const payload = toFiveBit(Uint8Array.from([0, ...hash160]));
+  const prefixData = [...prefix].map((ch) => ch.charCodeAt(0) & 31);
+  const checksum = polymod([...prefixData, 0, ...payload, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const checksumDigits = Array.from({ length: 8 }, (_, i) => Number((checksum >> BigInt(5 * (7 - i))) & 31n));
+  return `${prefix}:${[...payload, ...checksumDigits].map((d) => CHARSET[d]).join('')}`;
+}

@@ -1,0 +1,89 @@
+/**
+ * A UTXO wallet's balance over Electrum (behaviour notes §9): the tip, `get_balance` and
+ * `listunspent` of every script that pays the wallet in one batch; then, only if some unspent
+ * output is younger than `mature_confirmations`, one more batch of `transaction.get` to tell
+ * immature coinbase outputs (unspendable) from ordinary ones.
+ */
+import type { ElectrumCall } from '../electrum/electrumConnection.ts';
+import { electrumScripthash, type UtxoWallet } from './utxoAddress.ts';
+
+export interface UtxoBalanceRead {
+  readonly currentBlock: number;
+  /** Confirmed + unconfirmed, less immature coinbase outputs (smallest unit). */
+  readonly spendable: bigint;
+  /** Immature coinbase outputs. */
+  readonly unspendable: bigint;
+}
+
+interface Unspent {
+  readonly tx_hash: string;
+  readonly height: number;
+  readonly value: bigint;
+}
+
+/** Sends calls as one batch to one server (e.g. `ElectrumConnection.batch`). */
+export type ElectrumBatch = (calls: readonly ElectrumCall[]) => Promise<unknown[]>;
+
+/**
+ * Reads the wallet's balance (at most two round trips). A malformed answer throws a plain `Error`,
+ * which the pool treats as that server's failure.
+ */
+export async function readElectrumBalance(batch: ElectrumBatch, wallet: UtxoWallet, matureConfirmations: number): Promise<UtxoBalanceRead> {
+  const hashes = wallet.scripts.map(electrumScripthash);
+  const answers = await batch(
+    [
+      { method: 'blockchain.headers.subscribe', params: [] },
+      ...hashes.map((h) => ({ method: 'blockchain.scripthash.get_balance', params: [h] })),
+      ...hashes.map((h) => ({ method: 'blockchain.scripthash.listunspent', params: [h] })),
+    ],
+  );
+  const tip = integer((answers[0] as { height?: unknown } | null)?.height, 'headers.subscribe height');
+  let total = 0n;
+  for (const balance of answers.slice(1, 1 + hashes.length)) {
+    const { confirmed, unconfirmed } = (balance ?? {}) as { confirmed?: unknown; unconfirmed?: unknown };
+    total += bigInteger(confirmed, 'get_balance confirmed') + bigInteger(unconfirmed, 'get_balance unconfirmed');
+  }
+  const unspent = answers.slice(1 + hashes.length).flatMap((list) => (Array.isArray(list) ? list.map(toUnspent) : []));
+  // Only a coinbase output can be immature; anything at least `mature` deep is spendable anyway.
+  const young = unspent.filter((u) => u.height > 0 && tip - u.height + 1 < matureConfirmations);
+  const txids = [...new Set(young.map((u) => u.tx_hash))];
+  let immature = 0n;
+  if (txids.length > 0) {
+    const raws = await batch(txids.map((txid) => ({ method: 'blockchain.transaction.get', params: [txid] })));
+    const coinbase = new Set(txids.filter((_, i) => isCoinbaseTx(String(raws[i]))));
+    for (const u of young) if (coinbase.has(u.tx_hash)) immature += u.value;
+  }
+  return { currentBlock: tip, spendable: total - immature, unspendable: immature };
+}
+
+function toUnspent(item: unknown): Unspent {
+  const { tx_hash, height, value } = (item ?? {}) as { tx_hash?: unknown; height?: unknown; value?: unknown };
+  if (typeof tx_hash !== 'string' || !/^[0-9a-f]{64}$/i.test(tx_hash)) throw new Error('listunspent: bad tx_hash');
+  return { tx_hash, height: integer(height, 'listunspent height'), value: bigInteger(value, 'listunspent value') };
+}
+
+function integer(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new Error(`${what} is not an integer`);
+  return value;
+}
+
+function bigInteger(value: unknown, what: string): bigint {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  throw new Error(`${what} is not an integer amount`);
+}
+
+/**
+ * Whether a raw transaction (hex) is a coinbase: its one input spends the null outpoint (32 zero
+ * bytes, index 0xffffffff). Reads only the header, so any Bitcoin-derived format parses (segwit
+ * marker, Litecoin's MWEB flag).
+ */
+export function isCoinbaseTx(rawHex: string): boolean {
+  const raw = Buffer.from(rawHex, 'hex');
+  let offset = 4; // version
+  if (raw[offset] === 0x00 && raw[offset + 1] !== undefined && raw[offset + 1] !== 0x00) offset += 2; // segwit marker + flag
+  const count = raw[offset];
+  if (count !== 0x01) return false;
+  offset += 1;
+  const prevout = raw.subarray(offset, offset + 36);
+  return prevout.length === 36 && prevout.subarray(0, 32).every((b) => b === 0) && prevout.readUInt32LE(32) === 0xffffffff;
+}

@@ -1,0 +1,50 @@
+import { formatAmount } from '../../spec/amount.ts';
+import { legacyElectrumParams, type LegacyActivationResponse, type LegacyElectrumParams } from '../../spec/legacyElectrum.ts';
+import { CommandKind, type ElectrumActivationCommand } from '../../actors/chainFamily.ts';
+import type { ActivationService } from '../../actors/activationService.ts';
+import { ActivationVia, type ActivatedCoin } from '../../machines/activation.types.ts';
+import { defineMethod, RpcVersion } from '../methods.ts';
+
+/** Wire params → domain command. */
+function toElectrumCommand(params: LegacyElectrumParams): ElectrumActivationCommand {
+  return {
+    kind: CommandKind.Electrum,
+    ticker: params.coin,
+    via: ActivationVia.Electrum,
+    servers: params.servers?.map((s) => ({ url: s.url, protocol: s.protocol, ...(s.disable_cert_verification ? { disableCertVerification: true } : {}) })),
+    ...(params.min_connected === undefined ? {} : { minConnected: params.min_connected }),
+    ...(params.max_connected === undefined ? {} : { maxConnected: params.max_connected }),
+    ...(params.required_confirmations === undefined ? {} : { requiredConfirmations: params.required_confirmations }),
+    ...(params.requires_notarization === undefined ? {} : { requiresNotarization: params.requires_notarization }),
+    ...(params.address_format === undefined ? {} : { addressFormat: params.address_format }),
+    ...(params.swap_contract_address === undefined ? {} : { swapContractAddress: params.swap_contract_address }),
+    ...(params.fallback_swap_contract === undefined ? {} : { fallbackSwapContract: params.fallback_swap_contract }),
+  };
+}
+
+/** The legacy success body (spec 4.6, notes §9), keys in the reference's order. */
+export function renderLegacyActivation(coin: ActivatedCoin): LegacyActivationResponse {
+  const balance = coin.balance ?? { spendable: 0n, unspendable: 0n };
+  const confirmations = coin.confirmations ?? { required: 3, requiresNotarization: false };
+  return {
+    result: 'success',
+    address: coin.address,
+    balance: formatAmount(balance.spendable, coin.decimals),
+    unspendable_balance: formatAmount(balance.unspendable, coin.decimals),
+    coin: coin.ticker,
+    required_confirmations: confirmations.required,
+    requires_notarization: confirmations.requiresNotarization,
+    ...(confirmations.mature === undefined ? {} : { mature_confirmations: confirmations.mature }),
+  };
+}
+
+/** Legacy `electrum` (spec 4.6): errors in legacy form (`{"error": …}`, HTTP 500). */
+export function legacyElectrumMethod(service: ActivationService) {
+  return defineMethod({
+    version: RpcVersion.Legacy,
+    params: legacyElectrumParams,
+    async handle(params) {
+      return renderLegacyActivation(await service.enableElectrum(toElectrumCommand(params), params.mm2));
+    },
+  });
+}

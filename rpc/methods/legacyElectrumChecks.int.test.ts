@@ -1,0 +1,59 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startStack, type Stack } from '../../infra/testing/stack.ts';
+import { refusedUrl } from '../../infra/devnet/index.ts';
+
+/** `host:port` of a port nobody listens on. */
+const deadServer = async () => (await refusedUrl()).replace('http://', '');
+
+describe('legacy electrum: request checks in the reference order (spec 7.2, notes §9)', () => {
+  let s: Stack;
+  before(async () => {
+    s = await startStack({
+      extraCoins: [
+        { coin: 'KMD', mm2: 1, pubtype: 60, protocol: { type: 'UTXO' } },
+        { coin: 'NOMM2', pubtype: 60, protocol: { type: 'UTXO' } },
+        { coin: 'NOPROTO', mm2: 1, pubtype: 60 },
+        { coin: 'SEGWIT-NOHRP', mm2: 1, address_format: { format: 'segwit' }, protocol: { type: 'UTXO' } },
+        { coin: 'ATOM', mm2: 1, protocol: { type: 'TENDERMINT', protocol_data: {} } },
+      ],
+    });
+  });
+  after(() => s.stop());
+
+  const electrum = (fields: Record<string, unknown>) => s.legacy('electrum', fields);
+  const tcp = (url: string) => ({ url, protocol: 'TCP' });
+
+  const cases: [string, () => Promise<Record<string, unknown>>, string | RegExp][] = [
+    ['mm2 set neither in the coins file nor the request', async () => ({ coin: 'NOMM2', servers: [tcp(await deadServer())] }), 'mm2 param is not set neither in coins config nor enable request, assuming that coin is not supported'],
+    ['no protocol in the coins file', async () => ({ coin: 'NOPROTO', servers: [tcp(await deadServer())] }), /^"protocol" field is missing in coins file/],
+    ['an unknown coin (no entry: no mm2)', async () => ({ coin: 'NOPE', servers: [] }), /^mm2 param is not set neither/],
+    ['min_connected 0', async () => ({ coin: 'KMD', servers: [tcp(await deadServer())], min_connected: 0 }), 'min_connected should be greater than 0'],
+    ['min_connected above max_connected', async () => ({ coin: 'KMD', servers: [tcp(await deadServer()), tcp(await deadServer())], min_connected: 2, max_connected: 1 }), 'min_connected (2) must be <= max_connected (1)'],
+    ['an empty server list', async () => ({ coin: 'KMD', servers: [] }), 'min_connected (1) must be <= max_connected (0)'],
+    ['no servers at all', async () => ({ coin: 'KMD' }), /^servers: a list of electrum servers/],
+    ['a server that is not host:port', async () => ({ coin: 'KMD', servers: [tcp('electrum.example')] }), 'servers[0].url "electrum.example": expected host:port'],
+    ['segwit without bech32_hrp', async () => ({ coin: 'SEGWIT-NOHRP', servers: [tcp(await deadServer())] }), 'SEGWIT-NOHRP: address_format segwit needs bech32_hrp in the coins file'],
+    ['a protocol electrum does not serve', async () => ({ coin: 'ATOM', servers: [tcp(await deadServer())] }), 'TENDERMINT protocol is not supported by electrum in this version'],
+    ['TRON', async () => ({ coin: 'TRX', mm2: 1, servers: [tcp(await deadServer())] }), /^TRX protocol is not supported by lp_coininit/],
+  ];
+  for (const [name, body, message] of cases) {
+    test(name, async () => {
+      const { status, body: answer } = await electrum(await body());
+      assert.equal(status, 500, JSON.stringify(answer));
+      assert.deepEqual(Object.keys(answer), ['error']);
+      if (message instanceof RegExp) assert.match(answer.error, message);
+      else assert.equal(answer.error, message);
+      assert.deepEqual((await s.v2('get_enabled_coins')).body.result.coins, []);
+    });
+  }
+
+  test('all servers down: the 7.2 message names each server, nothing is registered', async () => {
+    const a = await deadServer();
+    const b = await deadServer();
+    const { status, body } = await electrum({ coin: 'KMD', servers: [tcp(a), { url: b, protocol: 'SSL' }] });
+    assert.equal(status, 500);
+    assert.match(body.error, new RegExp(`^All electrum servers for KMD are unavailable: .*${a} \\(TCP\\): .*ECONNREFUSED.*${b} \\(SSL\\)`));
+    assert.deepEqual((await s.v2('get_enabled_coins')).body.result.coins, []);
+  });
+});

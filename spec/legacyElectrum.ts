@@ -1,0 +1,47 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { compile } from './validate.ts';
+
+/** spec 2.2 ActivationServers: `host:port` and its transport (default `TCP`, notes §9). */
+export const ElectrumServerParams = Type.Object({
+  url: Type.String({ minLength: 1 }),
+  protocol: Type.Union([Type.Literal('TCP'), Type.Literal('SSL'), Type.Literal('WSS')], { default: 'TCP' }),
+  /** Opt-out of TLS certificate verification (reference field). Verification is on by default. */
+  disable_cert_verification: Type.Boolean({ default: false }),
+});
+
+/**
+ * Legacy `electrum` request (spec 4.6, flat body without `userpass`/`method`). `servers` is
+ * optional here so the legacy checks (already active, `mm2`, `protocol`) answer first, as in the
+ * reference; a missing list is reported after them.
+ */
+export const LegacyElectrumParams = Type.Object({
+  coin: Type.String({ minLength: 1 }),
+  servers: Type.Optional(Type.Array(ElectrumServerParams)),
+  min_connected: Type.Optional(Type.Integer({ minimum: 0 })),
+  max_connected: Type.Optional(Type.Integer({ minimum: 0 })),
+  mm2: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
+  required_confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
+  requires_notarization: Type.Optional(Type.Boolean()),
+  swap_contract_address: Type.Optional(Type.String()),
+  fallback_swap_contract: Type.Optional(Type.String()),
+  address_format: Type.Optional(Type.Object({ format: Type.String(), network: Type.Optional(Type.String()) })),
+  utxo_merge_params: Type.Optional(Type.Unknown()),
+  tx_history: Type.Boolean({ default: false }),
+});
+export type LegacyElectrumParams = Static<typeof LegacyElectrumParams>;
+export const legacyElectrumParams = compile(LegacyElectrumParams);
+
+/** Legacy `electrum` / `enable` success (spec 4.6, notes §9), keys in the reference's order. */
+export const LegacyActivationResponse = Type.Object({
+  result: Type.Literal('success'),
+  address: Type.String(),
+  balance: Type.String(),
+  unspendable_balance: Type.String(),
+  coin: Type.String(),
+  required_confirmations: Type.Integer(),
+  requires_notarization: Type.Boolean(),
+  mature_confirmations: Type.Optional(Type.Integer()),
+  locked_by_swaps: Type.Optional(Type.String()),
+});
+export type LegacyActivationResponse = Static<typeof LegacyActivationResponse>;
+export const legacyActivationResponse = compile(LegacyActivationResponse);
