@@ -3,7 +3,14 @@ import { parseCoinProtocol, protocolTypeName, type CoinEntry, type CoinProtocol 
 import type { CoinsConfig } from '../infra/config/index.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
 import { KeyPolicy, type ActivatedCoin, type ActivationPlan, type Balance } from '../machines/activation.types.ts';
-import { CommandKind, type ChainFamily, type ElectrumActivationCommand, type PlanContext, type PlatformActivationCommand } from './chainFamily.ts';
+import {
+  CommandKind,
+  type ChainFamily,
+  type ElectrumActivationCommand,
+  type EnableActivationCommand,
+  type PlanContext,
+  type PlatformActivationCommand,
+} from './chainFamily.ts';
 import type { CoinRegistry } from './coinRegistry.ts';
 
 /** A legacy-method refusal: only its message reaches the client (`{"error": message}`). */
@@ -99,12 +106,13 @@ export class ActivationService {
   }
 
   /**
-   * Legacy `enable` (spec 4.7). The legacy checks run first (notes §9); TRON is refused there, as
-   * it activates through the v2 methods only. UTXO and EVM through `enable` are not built yet.
+   * Legacy `enable` (spec 4.7): the legacy checks (notes §9; TRON is refused there, as it activates
+   * through the v2 methods only), then the family serving the protocol natively (UTXO daemon) or
+   * over `urls` (EVM).
    */
-  enableLegacy(ticker: string, requestMm2: number | undefined): never {
-    this.#legacyFamily(CommandKind.Enable, ticker, requestMm2);
-    throw new Error('unreachable: no family serves enable yet');
+  enableLegacy(command: EnableActivationCommand, requestMm2: number | undefined): Promise<ActivatedCoin> {
+    const family = this.#legacyFamily(CommandKind.Enable, command.ticker, requestMm2);
+    return this.#registry.activate(family.family.plan(command, family.context));
   }
 
   /** Legacy checks, then the family serving the coin's protocol for `kind`, or the legacy refusal. */

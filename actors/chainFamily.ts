@@ -60,8 +60,30 @@ export interface ElectrumActivationCommand {
   readonly fallbackSwapContract?: string;
 }
 
+/** A gas station to price EVM transactions from (legacy `enable`, spec 4.7). */
+export interface GasStationSpec {
+  readonly url: string;
+  /** Decimals of the station's numbers (default 8). */
+  readonly decimals: number;
+  readonly policy: 'MeanAverageFast' | 'Average';
+}
+
+/** A legacy `enable` activation (spec 4.7): a native UTXO daemon, or EVM nodes given as `urls`. */
+export interface EnableActivationCommand {
+  readonly kind: typeof CommandKind.Enable;
+  readonly ticker: string;
+  readonly via: ActivationVia;
+  /** EVM node URLs (required for EVM coins; unused by native UTXO daemons). */
+  readonly urls: readonly string[] | undefined;
+  readonly swapContractAddress?: string;
+  readonly fallbackSwapContract?: string;
+  readonly gasStation?: GasStationSpec;
+  readonly requiredConfirmations?: number;
+  readonly requiresNotarization?: boolean;
+}
+
 /** Every activation command a family may be asked to plan. */
-export type ActivationCommand = PlatformActivationCommand | ElectrumActivationCommand;
+export type ActivationCommand = PlatformActivationCommand | ElectrumActivationCommand | EnableActivationCommand;
 
 /** What a family needs to plan: the platform's entry (already found and parsed) and the coins file. */
 export interface PlanContext {

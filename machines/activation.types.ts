@@ -71,6 +71,8 @@ export interface ActivatedCoin {
   readonly tokens: readonly ActivatedToken[];
   /** Legacy activations report these (spec 4.6); `mature` only for UTXO coins. */
   readonly confirmations?: { readonly required: number; readonly requiresNotarization: boolean; readonly mature?: number };
+  /** EVM coins through legacy `enable`: the amount held by running swaps (none in this service). */
+  readonly lockedBySwaps?: bigint;
   /** Opaque handle the family uses for later reads (e.g. `my_balance`). Not part of any event. */
   readonly connection: unknown;
 }

@@ -13,8 +13,9 @@ export const LegacyEnableParams = Type.Object({
     Type.Object({ policy: Type.Union([Type.Literal('MeanAverageFast'), Type.Literal('Average')], { default: 'MeanAverageFast' }) }),
   ),
   mm2: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
-  required_confirmations: Type.Integer({ minimum: 0, default: 3 }),
-  requires_notarization: Type.Boolean({ default: false }),
+  // No defaults here: an absent value falls back to the coins file, then to the spec's default.
+  required_confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
+  requires_notarization: Type.Optional(Type.Boolean()),
   tx_history: Type.Boolean({ default: false }),
 });
 export type LegacyEnableParams = Static<typeof LegacyEnableParams>;

@@ -18,8 +18,8 @@ export { startTronNode, type TronNode, type TronNodeOptions, type TronBusyReply 
 export { startLitecoind, type Litecoind, type LitecoindOptions } from './utxo/litecoind.ts';
 export { fundImmatureCoinbase, COINBASE_MATURITY, type CoinbaseFunding } from './utxo/coinbaseFunding.ts';
 export { LITECOIN_REGTEST, p2pkhAddress, addressScript } from './utxo/litecoinRegtest.ts';
-export { createRpcClient, nodeRpc, DaemonRpcError, type RpcCall, type RpcEndpoint } from './utxo/rpcClient.ts';
-export { LITOSHIS_PER_LTC, parseCoinAmount, formatCoinAmount, parseRpcJsonExact, amountField } from './utxo/amounts.ts';
+export { createRpcClient, nodeRpc, DaemonRpcError, type RpcCall, type RpcEndpoint } from '../utxo/daemonRpc.ts';
+export { LITOSHIS_PER_LTC, parseCoinAmount, formatCoinAmount, parseRpcJsonExact, amountField } from '../utxo/daemonAmounts.ts';
 export { startElectrumServer, ELECTRUM_SERVER_MODES, type ElectrumServer, type ElectrumServerMode, type ElectrumServerOptions } from './electrum/electrumServer.ts';
 export { ELECTRUM_TRANSPORTS, type ElectrumTransport } from './electrum/transports.ts';
 export { ELECTRUM_PROTOCOL_VERSION, ELECTRUM_SERVER_SOFTWARE } from './electrum/serverMethods.ts';

@@ -1,28 +1,43 @@
 /**
- * The legacy `electrum` checks of a UTXO, QTUM or QRC20 coin (spec 4.6, 7.2; notes §9), after the
- * legacy pre-checks: servers (present, `host:port`), `min_connected` > 0 and <= `max_connected`
- * (default: the number of servers), the address format, and for QRC20 its contract.
+ * The checks of a UTXO, QTUM or QRC20 activation after the legacy pre-checks (spec 4.6, 4.7, 7.2;
+ * notes §9). `electrum`: servers (present, `host:port`), `min_connected` > 0 and <=
+ * `max_connected` (default: the number of servers), the address format, for QRC20 its contract.
+ * Native `enable`: the address format and where the daemon's config file is.
  */
-import type { ElectrumActivationCommand, ElectrumServerSpec, PlanContext } from '../../actors/chainFamily.ts';
+import type { ElectrumActivationCommand, ElectrumServerSpec, EnableActivationCommand, PlanContext } from '../../actors/chainFamily.ts';
 import type { CoinEntry } from '../../spec/coins.ts';
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import { parseHostPort } from '../electrum/electrumChannel.ts';
+import { daemonConfPath } from './daemonConf.ts';
 import { utxoAddressRule, type UtxoAddressRule } from './utxoAddress.ts';
 
-/** Validated parameters carried in the plan. */
-export interface ElectrumPlanParams {
+/** What every UTXO plan carries. */
+interface UtxoPlanBase {
   readonly entry: CoinEntry;
-  readonly servers: readonly ElectrumServerSpec[];
-  readonly minConnected: number;
-  readonly maxConnected: number;
   readonly addressRule: UtxoAddressRule;
   readonly decimals: number | undefined;
   readonly requiredConfirmations: number;
   readonly requiresNotarization: boolean;
   readonly matureConfirmations: number;
+}
+
+/** Validated `electrum` parameters carried in the plan. */
+export interface ElectrumPlanParams extends UtxoPlanBase {
+  readonly mode: 'electrum';
+  readonly servers: readonly ElectrumServerSpec[];
+  readonly minConnected: number;
+  readonly maxConnected: number;
   /** QRC20 only: the token contract (40 hex digits, no `0x`). */
   readonly qrc20Contract?: string;
 }
+
+/** Validated native `enable` parameters: the daemon's config file to read at activation. */
+export interface NativePlanParams extends UtxoPlanBase {
+  readonly mode: 'native';
+  readonly confPath: string;
+}
+
+export type UtxoPlanParams = ElectrumPlanParams | NativePlanParams;
 
 /** Default coinbase maturity (notes §9). */
 export const MATURE_CONFIRMATIONS_DEFAULT = 100;
@@ -44,8 +59,7 @@ export function planElectrum(command: ElectrumActivationCommand, { platform: ent
   const maxConnected = command.maxConnected ?? servers.length;
   if (minConnected < 1) throw legacyRefusal('min_connected should be greater than 0');
   if (minConnected > maxConnected) throw legacyRefusal(`min_connected (${minConnected}) must be <= max_connected (${maxConnected})`);
-  const rule = utxoAddressRule(command.addressFormat === undefined ? entry : { ...entry, address_format: command.addressFormat });
-  if ('problem' in rule) throw legacyRefusal(`${command.ticker}: ${rule.problem}`);
+  const base = planBase(command, entry, command.addressFormat);
   let qrc20Contract: string | undefined;
   if (platformProtocol.type === 'QRC20') {
     qrc20Contract = HEX40.exec(platformProtocol.contractAddress)?.[1]?.toLowerCase();
@@ -55,15 +69,37 @@ export function planElectrum(command: ElectrumActivationCommand, { platform: ent
     }
   }
   return {
-    entry,
+    ...base,
+    mode: 'electrum',
     servers,
     minConnected,
     maxConnected,
+    ...(qrc20Contract === undefined ? {} : { qrc20Contract, decimals: entry.decimals }),
+  };
+}
+
+/** Native `enable` of a UTXO or QTUM coin: the address and where the daemon's config is. */
+export function planNative(command: EnableActivationCommand, { platform: entry }: PlanContext): NativePlanParams {
+  const base = planBase(command, entry, undefined);
+  const conf = daemonConfPath(entry);
+  if ('problem' in conf) throw legacyRefusal(conf.problem);
+  return { ...base, mode: 'native', confPath: conf.path };
+}
+
+/** The address rule (the request may override the entry's format) and the confirmations. */
+function planBase(
+  command: { readonly ticker: string; readonly requiredConfirmations?: number; readonly requiresNotarization?: boolean },
+  entry: CoinEntry,
+  addressFormat: ElectrumActivationCommand['addressFormat'],
+): UtxoPlanBase {
+  const rule = utxoAddressRule(addressFormat === undefined ? entry : { ...entry, address_format: addressFormat });
+  if ('problem' in rule) throw legacyRefusal(`${command.ticker}: ${rule.problem}`);
+  return {
+    entry,
     addressRule: rule.rule,
-    decimals: entry.decimals ?? (qrc20Contract === undefined ? 8 : undefined),
+    decimals: entry.decimals ?? 8,
     requiredConfirmations: command.requiredConfirmations ?? entry.required_confirmations ?? 3,
     requiresNotarization: command.requiresNotarization ?? entry.requires_notarization ?? false,
     matureConfirmations: entry.mature_confirmations ?? MATURE_CONFIRMATIONS_DEFAULT,
-    ...(qrc20Contract === undefined ? {} : { qrc20Contract }),
   };
 }

@@ -35,6 +35,7 @@ export function renderLegacyActivation(coin: ActivatedCoin): LegacyActivationRes
     required_confirmations: confirmations.required,
     requires_notarization: confirmations.requiresNotarization,
     ...(confirmations.mature === undefined ? {} : { mature_confirmations: confirmations.mature }),
+    ...(coin.lockedBySwaps === undefined ? {} : { locked_by_swaps: formatAmount(coin.lockedBySwaps, coin.decimals) }),
   };
 }
 

@@ -1,14 +1,34 @@
-import { legacyEnableParams } from '../../spec/legacyEnable.ts';
+import { legacyEnableParams, type LegacyEnableParams } from '../../spec/legacyEnable.ts';
+import { CommandKind, type EnableActivationCommand } from '../../actors/chainFamily.ts';
 import type { ActivationService } from '../../actors/activationService.ts';
+import { ActivationVia } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
+import { renderLegacyActivation } from './legacyElectrum.ts';
 
-/** Legacy `enable` (spec 4.7): errors in legacy form (`{"error": …}`, HTTP 500). Only its checks exist so far. */
+/** Wire params → domain command. */
+function toEnableCommand(params: LegacyEnableParams): EnableActivationCommand {
+  return {
+    kind: CommandKind.Enable,
+    ticker: params.coin,
+    via: ActivationVia.Enable,
+    urls: params.urls,
+    ...(params.swap_contract_address === undefined ? {} : { swapContractAddress: params.swap_contract_address }),
+    ...(params.fallback_swap_contract === undefined ? {} : { fallbackSwapContract: params.fallback_swap_contract }),
+    ...(params.gas_station_url === undefined
+      ? {}
+      : { gasStation: { url: params.gas_station_url, decimals: params.gas_station_decimals, policy: params.gas_station_policy?.policy ?? 'MeanAverageFast' } }),
+    ...(params.required_confirmations === undefined ? {} : { requiredConfirmations: params.required_confirmations }),
+    ...(params.requires_notarization === undefined ? {} : { requiresNotarization: params.requires_notarization }),
+  };
+}
+
+/** Legacy `enable` (spec 4.7): the 4.6 response (plus `locked_by_swaps` for EVM); legacy errors. */
 export function legacyEnableMethod(service: ActivationService) {
   return defineMethod({
     version: RpcVersion.Legacy,
     params: legacyEnableParams,
-    handle({ coin, mm2 }) {
-      return service.enableLegacy(coin, mm2);
+    async handle(params) {
+      return renderLegacyActivation(await service.enableLegacy(toEnableCommand(params), params.mm2));
     },
   });
 }

@@ -4,7 +4,7 @@
  * and kept as outputs, spends and per-script-hash history. Regtest chains here are a few hundred
  * blocks, so a full scan at start and again after a reorg is cheap and simpler than rolling back.
  */
-import type { RpcCall } from '../utxo/rpcClient.ts';
+import type { RpcCall } from '../../utxo/daemonRpc.ts';
 import { outpointKey, txInputs, txOutputs, type TxOutput, type VerboseTx } from './verboseTx.ts';
 
 /** A confirmed transaction's place in the chain. */

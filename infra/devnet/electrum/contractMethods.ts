@@ -16,7 +16,7 @@
  */
 import { AbiCoder, dataSlice } from 'ethers';
 import { toJsonRpcError } from '../jsonRpcErrors.ts';
-import { DaemonRpcError } from '../utxo/rpcClient.ts';
+import { DaemonRpcError } from '../../utxo/daemonRpc.ts';
 import { badRequest, daemonError, toElectrumError } from './electrumErrors.ts';
 import type { ElectrumMethod, MethodContext } from './methodContext.ts';
 import { positional } from './params.ts';

@@ -1,5 +1,5 @@
 /** Electrum JSON-RPC errors, with ElectrumX's codes and messages. */
-import { DaemonRpcError } from '../utxo/rpcClient.ts';
+import { DaemonRpcError } from '../../utxo/daemonRpc.ts';
 
 /** ElectrumX's application codes (1, 2) and the JSON-RPC 2.0 ones aiorpcx uses. */
 export const ELECTRUM_ERROR_CODES = {

@@ -7,7 +7,7 @@
 import type { EvmRequest } from '../inProcessEvm.ts';
 import { LOOPBACK_HOST } from '../listening.ts';
 import type { Litecoind } from '../utxo/litecoind.ts';
-import { nodeRpc } from '../utxo/rpcClient.ts';
+import { nodeRpc } from '../../utxo/daemonRpc.ts';
 import { BLOCKCHAIN_METHODS } from './blockchainMethods.ts';
 import { createChainIndex } from './chainIndex.ts';
 import { contractMethods } from './contractMethods.ts';

@@ -1,6 +1,6 @@
 /** The unconfirmed half of the script-hash index: litecoind's mempool, read again on every query. */
-import { amountField } from '../utxo/amounts.ts';
-import type { RpcCall } from '../utxo/rpcClient.ts';
+import { amountField } from '../../utxo/daemonAmounts.ts';
+import type { RpcCall } from '../../utxo/daemonRpc.ts';
 import { txInputs, txOutputs, type Outpoint, type TxOutput, type VerboseTx } from './verboseTx.ts';
 
 export interface MempoolTx {

@@ -1,6 +1,6 @@
 /** What an Electrum method implementation gets to work with. */
 import type { EvmRequest } from '../inProcessEvm.ts';
-import type { RpcCall } from '../utxo/rpcClient.ts';
+import type { RpcCall } from '../../utxo/daemonRpc.ts';
 import type { ChainIndex } from './chainIndex.ts';
 import type { ChainView } from './scriptHashQueries.ts';
 

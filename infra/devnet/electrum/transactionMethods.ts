@@ -1,5 +1,5 @@
 /** Electrum `blockchain.transaction.*` methods. */
-import { DaemonRpcError } from '../utxo/rpcClient.ts';
+import { DaemonRpcError } from '../../utxo/daemonRpc.ts';
 import type { ChainIndex } from './chainIndex.ts';
 import { badRequest, fromDaemon } from './electrumErrors.ts';
 import { merkleBranch } from './hashes.ts';

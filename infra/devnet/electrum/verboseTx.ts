@@ -1,5 +1,5 @@
 /** What the index reads from litecoind's verbose transactions (`getblock <hash> 2`, `getrawtransaction <txid> true`). */
-import { amountField } from '../utxo/amounts.ts';
+import { amountField } from '../../utxo/daemonAmounts.ts';
 import { scriptHashOf } from './hashes.ts';
 
 /** A verbose transaction as parsed by `parseRpcJsonExact`: amounts are decimal strings. */

@@ -1,8 +1,8 @@
 /** Funding helpers for a devnet litecoind beyond `Litecoind.fund`. */
-import { amountField } from './amounts.ts';
+import { amountField } from '../../utxo/daemonAmounts.ts';
 import type { Litecoind } from './litecoind.ts';
 import { p2pkhAddress } from './litecoinRegtest.ts';
-import { nodeRpc } from './rpcClient.ts';
+import { nodeRpc } from '../../utxo/daemonRpc.ts';
 
 /** Litecoin's COINBASE_MATURITY: a coinbase output is spendable from its 100th confirmation on. */
 export const COINBASE_MATURITY = 100;

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DaemonRpcError, type RpcCall } from './rpcClient.ts';
+import { DaemonRpcError, type RpcCall } from '../../utxo/daemonRpc.ts';
 
 export interface DaemonProcess {
   readonly pid: number;

@@ -5,11 +5,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { amountField } from './amounts.ts';
+import { amountField } from '../../utxo/daemonAmounts.ts';
 import { COINBASE_MATURITY, fundImmatureCoinbase } from './coinbaseFunding.ts';
 import { p2pkhAddress } from './litecoinRegtest.ts';
 import { startLitecoind, type Litecoind } from './litecoind.ts';
-import { nodeRpc } from './rpcClient.ts';
+import { nodeRpc } from '../../utxo/daemonRpc.ts';
 
 /** TCP listening sockets owned by `pid` (Linux /proc), as `ip:port` with the IP in dotted or hex form. */
 async function listeners(pid: number): Promise<string[]> {

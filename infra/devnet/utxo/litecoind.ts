@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { refusedUrl } from '../faultyNodes.ts';
 import { httpUrl, LOOPBACK_HOST } from '../listening.ts';
-import { formatCoinAmount } from './amounts.ts';
+import { formatCoinAmount } from '../../utxo/daemonAmounts.ts';
 import { spawnDaemon, type DaemonProcess } from './daemonProcess.ts';
-import { createRpcClient, DaemonRpcError, type RpcCall } from './rpcClient.ts';
+import { createRpcClient, DaemonRpcError, type RpcCall } from '../../utxo/daemonRpc.ts';
 
 export interface LitecoindOptions {
   /** Data directory to use and keep; default: a fresh temp directory, removed by `stop()`. */
@@ -37,7 +37,7 @@ export interface Litecoind {
   /** A litecoin.conf with rpcuser/rpcpassword at top level and `[regtest]` rpcport=…, as a native-mode coins entry's `confpath` would point to. */
   readonly confPath: string;
   readonly pid: number;
-  /** JSON-RPC 1.0 over HTTP basic auth; throws a `DaemonRpcError` carrying the node's message and code. Amounts come back as JS numbers (use amounts.ts for exact values). */
+  /** JSON-RPC 1.0 over HTTP basic auth; throws a `DaemonRpcError` carrying the node's message and code. Amounts come back as JS numbers (use infra/utxo/daemonAmounts.ts for exact values). */
   rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
   /** Mines n blocks to `address` (default: a wallet address of the node); returns block hashes. */
   mine(n: number, address?: string): Promise<string[]>;

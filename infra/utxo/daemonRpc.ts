@@ -1,6 +1,9 @@
-/** A JSON-RPC 1.0 client for bitcoind-style daemons (litecoind): HTTP POST with basic auth. */
+/**
+ * A JSON-RPC 1.0 client for bitcoind-style daemons (komodod, litecoind, …): HTTP POST with basic
+ * auth. Used by native `enable` and by the devnet.
+ */
 import { Agent, request } from 'node:http';
-import { parseRpcJsonExact } from './amounts.ts';
+import { parseRpcJsonExact } from './daemonAmounts.ts';
 
 /** Where a daemon's RPC listens and how to log in. */
 export interface RpcEndpoint {
@@ -10,8 +13,11 @@ export interface RpcEndpoint {
   password: string;
 }
 
-/** Calls one RPC method; resolves with its `result`, rejects with {@link DaemonRpcError}. */
-export type RpcCall = <T = unknown>(method: string, params?: readonly unknown[]) => Promise<T>;
+/**
+ * Calls one RPC method; resolves with its `result`, rejects with {@link DaemonRpcError}, or with
+ * the abort reason when `signal` aborts (the HTTP request is destroyed).
+ */
+export type RpcCall = <T = unknown>(method: string, params?: readonly unknown[], signal?: AbortSignal) => Promise<T>;
 
 /** The daemon answered with a JSON-RPC error (`code` is e.g. -5 for an unknown txid), or not at all. */
 export class DaemonRpcError extends Error {
@@ -35,12 +41,13 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 export function createRpcClient(endpoint: RpcEndpoint, parse: (text: string) => unknown = JSON.parse): RpcCall {
   const authorization = `Basic ${Buffer.from(`${endpoint.user}:${endpoint.password}`).toString('base64')}`;
   let nextId = 0;
-  return async <T>(method: string, params: readonly unknown[] = []): Promise<T> => {
+  return async <T>(method: string, params: readonly unknown[] = [], signal?: AbortSignal): Promise<T> => {
     const body = JSON.stringify({ jsonrpc: '1.0', id: ++nextId, method, params });
     let response: { status: number; text: string };
     try {
-      response = await post(endpoint.url, authorization, body);
+      response = await post(endpoint.url, authorization, body, signal);
     } catch (error) {
+      if (signal?.aborted) throw signal.reason;
       throw new DaemonRpcError(`${method}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, undefined, method);
     }
     const { status, text } = response;
@@ -74,11 +81,11 @@ export function nodeRpc(node: { rpcUrl: string; rpcUser: string; rpcPassword: st
  */
 const NO_KEEP_ALIVE = new Agent({ keepAlive: false });
 
-function post(url: string, authorization: string, body: string): Promise<{ status: number; text: string }> {
+function post(url: string, authorization: string, body: string, signal: AbortSignal | undefined): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: 'POST', agent: NO_KEEP_ALIVE, timeout: DEFAULT_TIMEOUT_MS, headers: { authorization, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      { method: 'POST', agent: NO_KEEP_ALIVE, timeout: DEFAULT_TIMEOUT_MS, ...(signal ? { signal } : {}), headers: { authorization, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

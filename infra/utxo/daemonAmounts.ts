@@ -1,5 +1,6 @@
 /**
- * Exact Litecoin amounts: litecoind's decimal LTC numbers ⇄ integer litoshis (1 LTC = 10^8).
+ * Exact daemon amounts: a bitcoind-style daemon's decimal coin numbers ⇄ integer smallest units
+ * (1 LTC = 10^8 litoshis).
  *
  * litecoind writes amounts as JSON numbers with exactly 8 decimals (`"value":12.50006970`).
  * `JSON.parse` turns them into doubles, which cannot tell adjacent litoshis apart from 2^26 LTC
@@ -7,6 +8,10 @@
  * fields are taken from the JSON text itself, as decimal strings, and converted with bigint.
  */
 
+import { parseAmount } from '../../spec/amount.ts';
+
+/** Bitcoin-derived daemons print amounts with 8 decimals (1 coin = 10^8 smallest units). */
+const COIN_DECIMALS = 8;
 export const LITOSHIS_PER_LTC = 100_000_000n;
 
 /** litecoind's JSON keys whose values are amounts (ValueFromAmount), e.g. `vout[].value`, `fees.base`. */
@@ -15,15 +20,10 @@ const AMOUNT_KEYS = ['value', 'amount', 'total_amount', 'fee', 'base', 'modified
 // A key can only match outside strings: inside a JSON string every `"` is escaped, so `"key":`
 // (two bare quotes around a key litecoind emits) never starts there.
 const AMOUNT_FIELD = new RegExp(`"(${AMOUNT_KEYS.join('|')})"(\\s*):(\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)`, 'g');
-const DECIMAL_AMOUNT = /^(-?)(\d+)(?:\.(\d{1,8}))?$/;
 
 /** `"1.23456789"` (or `"-0.5"`, `"50"`) → `123456789n`. Throws on more than 8 decimals or exponents. */
 export function parseCoinAmount(text: string): bigint {
-  const match = DECIMAL_AMOUNT.exec(text);
-  if (!match) throw new Error(`not an exact coin amount: ${text}`);
-  const [, sign, whole, fraction = ''] = match;
-  const litoshis = BigInt(whole!) * LITOSHIS_PER_LTC + BigInt(fraction.padEnd(8, '0'));
-  return sign === '-' ? -litoshis : litoshis;
+  return parseAmount(text, COIN_DECIMALS);
 }
 
 /** `123456789n` → `"1.23456789"`: what litecoind's RPC accepts as an exact amount argument. */

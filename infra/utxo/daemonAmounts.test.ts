@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { amountField, formatCoinAmount, parseCoinAmount, parseRpcJsonExact } from './amounts.ts';
+import { amountField, formatCoinAmount, parseCoinAmount, parseRpcJsonExact } from './daemonAmounts.ts';
 
 test('decimal LTC ⇄ litoshis is exact where doubles are not', () => {
   assert.equal(parseCoinAmount('80000000.00000005'), 8_000_000_000_000_005n);

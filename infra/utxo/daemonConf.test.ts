@@ -1,0 +1,27 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { daemonConfPath, parseIni, readDaemonCredentials } from './daemonConf.ts';
+
+describe('native daemon config', () => {
+  test('where the file is: confpath (USERHOME/ prefix), asset chains, ~/.<name>/<name>.conf', () => {
+    assert.deepEqual(daemonConfPath({ coin: 'X', confpath: 'USERHOME/.x/x.conf' }, '/home/u'), { path: '/home/u/.x/x.conf' });
+    assert.deepEqual(daemonConfPath({ coin: 'X', confpath: '/etc/x.conf', name: 'ignored' }, '/home/u'), { path: '/etc/x.conf' });
+    assert.deepEqual(daemonConfPath({ coin: 'DOC', name: 'doc', asset: 'DOC' } as never, '/home/u'), { path: '/home/u/.komodo/DOC/DOC.conf' });
+    assert.deepEqual(daemonConfPath({ coin: 'KMD', name: 'komodo' }, '/home/u'), { path: '/home/u/.komodo/komodo.conf' });
+    assert.ok('problem' in daemonConfPath({ coin: 'X' }, '/home/u'));
+  });
+
+  test('ini: sections, comments, spaces; a test network reads its section first', async () => {
+    const ini = parseIni('# c\nrpcuser = top\nrpcpassword=pw=with=equals\n[regtest]\nrpcport=18443\n; c\n[test]\nrpcport=19332\n');
+    assert.equal(ini.get('rpcuser'), 'top');
+    assert.equal(ini.get('rpcpassword'), 'pw=with=equals');
+    assert.equal(ini.get('regtest.rpcport'), '18443');
+    const path = join(await mkdtemp(join(tmpdir(), 'conf-')), 'c.conf');
+    await writeFile(path, 'rpcuser=u\nrpcpassword=p\nrpcport=1\n[regtest]\nrpcport=18443\nrpcuser=ru\n');
+    assert.deepEqual(await readDaemonCredentials({ coin: 'X', network: 'regtest' } as never, path), { port: 18443, user: 'ru', password: 'p' });
+    assert.deepEqual(await readDaemonCredentials({ coin: 'X' }, path), { port: 1, user: 'u', password: 'p' });
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Where a native daemon's RPC is and how to log in (behaviour notes §9): the coins entry's
+ * `confpath` (a `USERHOME/` prefix means the home directory), else `~/.<name>/<name>.conf`
+ * (Komodo asset chains: `~/.komodo/<asset>/<asset>.conf`). `rpcuser`, `rpcpassword` and `rpcport`
+ * are read at top level and, for a test network, from its `[test]` / `[regtest]` section first;
+ * the entry's `rpcport` is the fallback. Messages name the file, never its secrets.
+ */
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { CoinEntry } from '../../spec/coins.ts';
+
+export interface DaemonCredentials {
+  readonly port: number;
+  readonly user: string;
+  readonly password: string;
+}
+
+/** Why the daemon's config could not give credentials; the message is safe to show. */
+export class DaemonConfError extends Error {
+  override name = 'DaemonConfError';
+}
+
+/** The config file's path for `entry`, or why it cannot be known. */
+export function daemonConfPath(entry: CoinEntry & { asset?: unknown }, home: string = homedir()): { path: string } | { problem: string } {
+  const declared = entry.confpath?.trim();
+  if (declared) return { path: declared.startsWith('USERHOME/') ? join(home, declared.slice('USERHOME/'.length)) : declared };
+  if (typeof entry.asset === 'string' && entry.asset !== '') return { path: join(home, '.komodo', entry.asset, `${entry.asset}.conf`) };
+  if (entry.name === undefined || entry.name === '') {
+    return { problem: `${entry.coin}: the coins file sets neither confpath nor name, so the daemon's config file cannot be found` };
+  }
+  return { path: join(home, `.${entry.name}`, `${entry.name}.conf`) };
+}
+
+/** The section a test network's settings live in (`network` of the coins entry). */
+function networkSection(entry: CoinEntry & { network?: unknown }): string | undefined {
+  return entry.network === 'regtest' ? 'regtest' : entry.network === 'testnet' ? 'test' : undefined;
+}
+
+/** Reads and parses the daemon's config; throws a `DaemonConfError` saying what is missing. */
+export async function readDaemonCredentials(entry: CoinEntry, path: string): Promise<DaemonCredentials> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new DaemonConfError(`Error parsing the native wallet configuration '${path}': ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+  }
+  const ini = parseIni(text);
+  const section = networkSection(entry);
+  const read = (key: string) => (section === undefined ? undefined : ini.get(`${section}.${key}`)) ?? ini.get(key);
+  const user = read('rpcuser');
+  if (user === undefined) throw new DaemonConfError(`Conf file ${path} doesn't have the rpcuser key`);
+  const password = read('rpcpassword');
+  if (password === undefined) throw new DaemonConfError(`Conf file ${path} doesn't have the rpcpassword key`);
+  const confPort = Number(read('rpcport'));
+  const port = Number.isInteger(confPort) && confPort > 0 && confPort < 65536 ? confPort : entry.rpcport;
+  if (port === undefined) throw new DaemonConfError('Rpc port is not set neither in `coins` file nor in native daemon config');
+  return { port, user, password };
+}
+
+/** `key=value` lines, `[section]` headers (keys become `section.key`), `#`/`;` comments. */
+export function parseIni(text: string): Map<string, string> {
+  const values = new Map<string, string>();
+  let section = '';
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const header = /^\[([^\]]+)\]$/.exec(line);
+    if (header) {
+      section = header[1]!.trim();
+      continue;
+    }
+    const eq = line.indexOf('=');
+    if (eq <= 0) continue;
+    const key = line.slice(0, eq).trim();
+    values.set(section === '' ? key : `${section}.${key}`, line.slice(eq + 1).trim());
+  }
+  return values;
+}

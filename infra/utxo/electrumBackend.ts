@@ -1,0 +1,76 @@
+/** A UTXO coin (or QRC20 token) read over an Electrum pool (spec 4.6). */
+import { crypto as btcCrypto } from 'bitcoinjs-lib';
+import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import type { Clock } from '../clock/clock.ts';
+import { ElectrumRpcError } from '../electrum/electrumConnection.ts';
+import { ElectrumPool, ElectrumUnavailableError } from '../electrum/electrumPool.ts';
+import { TokenReadError } from '../failover/tokenReadError.ts';
+import { readElectrumBalance, type ElectrumBatch } from './electrumAccountReader.ts';
+import { readQrc20Balance } from './qrc20Reader.ts';
+import type { UtxoWallet } from './utxoAddress.ts';
+import type { UtxoBackend, UtxoRead } from './utxoBackend.ts';
+import type { ElectrumPlanParams } from './utxoPlan.ts';
+
+export interface ElectrumBackendOptions {
+  readonly clock: Clock;
+  readonly tlsCa?: readonly string[];
+  readonly requestTimeoutMs?: number;
+  readonly pingIntervalMs?: number;
+  readonly clientName?: string;
+}
+
+/** The pool for `params.servers` and the read of the wallet (or of the QRC20 contract). */
+export function createElectrumBackend(ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, compressedKey: Uint8Array, options: ElectrumBackendOptions): UtxoBackend {
+  const pool = new ElectrumPool({
+    servers: params.servers,
+    minConnected: params.minConnected,
+    maxConnected: params.maxConnected,
+    clock: options.clock,
+    tls: { ...(options.tlsCa === undefined ? {} : { ca: options.tlsCa }) },
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(options.pingIntervalMs === undefined ? {} : { pingIntervalMs: options.pingIntervalMs }),
+    ...(options.clientName === undefined ? {} : { clientName: options.clientName }),
+  });
+  const read = reader(ticker, params, wallet, compressedKey);
+  return {
+    async read(signal) {
+      try {
+        return await pool.use((connection) => read((calls) => connection.batch(calls, signal)), signal);
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        throw electrumError(ticker, error);
+      }
+    },
+    close: () => pool.close(),
+  };
+}
+
+/** The wallet's scripts for a coin, the contract's `balanceOf` for a QRC20. */
+function reader(ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, compressedKey: Uint8Array): (batch: ElectrumBatch) => Promise<UtxoRead> {
+  const contract = params.qrc20Contract;
+  if (contract === undefined) {
+    return async (batch) => {
+      const read = await readElectrumBalance(batch, wallet, params.matureConfirmations);
+      return { currentBlock: read.currentBlock, balance: { spendable: read.spendable, unspendable: read.unspendable }, decimals: params.decimals ?? 8 };
+    };
+  }
+  // A Qtum account is the hash160 of the key, as hex.
+  const owner = Buffer.from(btcCrypto.hash160(Buffer.from(compressedKey))).toString('hex');
+  return async (batch) => {
+    const read = await readQrc20Balance(batch, { ticker, contract, decimals: params.decimals }, owner);
+    return { currentBlock: read.currentBlock, balance: { spendable: read.balance, unspendable: 0n }, decimals: read.decimals };
+  };
+}
+
+/** Electrum failures in the legacy wording (spec 7.2): only the message reaches the client. */
+function electrumError(ticker: string, error: unknown): unknown {
+  if (error instanceof ElectrumUnavailableError) {
+    const message = `All electrum servers for ${ticker} are unavailable: ${error.failures.join('; ')}`;
+    return new ActivationError(ErrorType.Transport, message, message, { cause: error });
+  }
+  if (error instanceof ElectrumRpcError || error instanceof TokenReadError) {
+    const message = `${ticker}: ${error.message}`;
+    return new ActivationError(ErrorType.Transport, message, message, { cause: error });
+  }
+  return error;
+}

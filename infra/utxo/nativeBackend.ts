@@ -1,0 +1,92 @@
+/**
+ * A UTXO coin read from its native daemon (spec 4.7, 1.5; notes §9): JSON-RPC with basic auth at
+ * 127.0.0.1:<rpcport>, credentials from the daemon's config file. The wallet's address must be
+ * imported into the daemon (spec 1.5); the balance is the sum of `listunspent` for it.
+ */
+import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import type { Clock } from '../clock/clock.ts';
+import { amountField, parseRpcJsonExact } from './daemonAmounts.ts';
+import { DaemonConfError, readDaemonCredentials } from './daemonConf.ts';
+import { createRpcClient, DaemonRpcError, type RpcCall } from './daemonRpc.ts';
+import type { UtxoBackend, UtxoRead } from './utxoBackend.ts';
+import type { NativePlanParams } from './utxoPlan.ts';
+
+export interface NativeBackendOptions {
+  readonly clock: Clock;
+  /** Budget of one read (default 20 s). */
+  readonly requestTimeoutMs?: number;
+}
+
+const RPC_METHOD_NOT_FOUND = -32601;
+
+/** Reads the daemon's credentials now (a missing file or key fails the activation clearly). */
+export async function createNativeBackend(ticker: string, params: NativePlanParams, address: string, options: NativeBackendOptions): Promise<UtxoBackend> {
+  let credentials;
+  try {
+    credentials = await readDaemonCredentials(params.entry, params.confPath);
+  } catch (error) {
+    if (error instanceof DaemonConfError) throw new ActivationError(ErrorType.InvalidRequest, error.message, error.message);
+    throw error;
+  }
+  const endpoint = `127.0.0.1:${credentials.port}`;
+  const rpc = createRpcClient({ url: `http://${endpoint}`, user: credentials.user, password: credentials.password }, parseRpcJsonExact);
+  const timeoutMs = options.requestTimeoutMs ?? 20_000;
+  return {
+    async read(signal) {
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      const cancel = options.clock.setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      try {
+        return await readNative(rpc, address, params, controller.signal);
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        throw nativeError(ticker, endpoint, controller.signal.aborted ? controller.signal.reason : error);
+      } finally {
+        cancel();
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
+    close: () => undefined, // one HTTP request per call: nothing stays open
+  };
+}
+
+async function readNative(rpc: RpcCall, address: string, params: NativePlanParams, signal: AbortSignal): Promise<UtxoRead> {
+  const [height, known, unspent] = await Promise.all([
+    rpc<number>('getblockcount', [], signal),
+    isImported(rpc, address, signal),
+    rpc<{ amount: unknown }[]>('listunspent', [0, 9_999_999, [address]], signal),
+  ]);
+  if (!known) throw new AddressNotImportedError(address);
+  const spendable = unspent.reduce((sum, u) => sum + amountField(u.amount), 0n);
+  return { currentBlock: height, balance: { spendable, unspendable: 0n }, decimals: params.decimals ?? 8 };
+}
+
+/** Whether the daemon's wallet watches `address` (`getaddressinfo`, or `validateaddress` on older daemons). */
+async function isImported(rpc: RpcCall, address: string, signal: AbortSignal): Promise<boolean> {
+  type Info = { ismine?: boolean; iswatchonly?: boolean };
+  const info = await rpc<Info>('getaddressinfo', [address], signal).catch((error: unknown) => {
+    if (error instanceof DaemonRpcError && error.code === RPC_METHOD_NOT_FOUND) return rpc<Info>('validateaddress', [address], signal);
+    throw error;
+  });
+  return info.ismine === true || info.iswatchonly === true;
+}
+
+class AddressNotImportedError extends Error {
+  constructor(readonly address: string) {
+    super(`address ${address} is not imported`);
+  }
+}
+
+/** Daemon failures in the legacy wording (spec 7.2), without credentials. */
+function nativeError(ticker: string, endpoint: string, error: unknown): ActivationError {
+  let message: string;
+  if (error instanceof AddressNotImportedError) {
+    message = `${ticker}: the address ${error.address} is not imported into the native daemon at ${endpoint}; import it with importaddress "${error.address}" "" true (spec 1.5)`;
+  } else if (error instanceof DaemonRpcError && error.code !== undefined) {
+    message = `${ticker}: the native daemon at ${endpoint} refused ${error.method}: ${error.message}`;
+  } else {
+    message = `Failed to connect to the native daemon of ${ticker} at ${endpoint}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return new ActivationError(ErrorType.Transport, message, message, { cause: error });
+}
