@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadNodeConfig, isStrongPassword } from '../config/index.ts';
-import { createIguanaKeyProvider, evmAddress, evmToTronBase58 } from '../keys/index.ts';
+import { createIguanaKeyProvider, evmAddress, hash160 } from '../keys/index.ts';
+import { DEV_LTC_COIN, startDevUtxo, startPreferringPort, type DevUtxo } from './devUtxo.ts';
+import { banner } from './devBanner.ts';
 import { startService, type RunningService } from '../service.ts';
 import { startEvmDevnet, startTronNode, type EvmDevnet, type TronNode } from './index.ts';
 import { devnetCoins } from './devnetCoins.ts';
@@ -14,13 +16,13 @@ const DEV_TOKENS = [
   { symbol: 'DAI', decimals: 18, amount: 1_500n * 10n ** 18n + 5n * 10n ** 17n }, // 1500.5
 ] as const;
 const DEV_ETH_WEI = 10n * 10n ** 18n;
-/** Placeholder swap contract for the printed requests (activation does not call it). */
-const DEV_SWAP_CONTRACT = '0x24ABE4c71FC658C91313b6552cd40cD808b3Ea80';
 
 export interface DevMode {
   readonly devnet: EvmDevnet;
   /** The TRON HTTP node over the same chain (TRX balance = the wallet's wei, as SUN). */
   readonly tron: TronNode;
+  /** litecoind regtest + the devnet Electrum server, when litecoind is installed. */
+  readonly utxo: DevUtxo;
   readonly service: RunningService;
   readonly password: string;
   readonly address: string;
@@ -31,7 +33,8 @@ export interface DevMode {
 
 /**
  * Dev mode (no MM2.json): an in-process EVM devnet on 127.0.0.1 with two ERC20s, a TRON HTTP node
- * over the same chain (the ERC20s double as TRC20s), a generated
+ * over the same chain (the ERC20s double as TRC20s), a regtest litecoind behind an Electrum
+ * server (when litecoind is installed), a generated
  * config under `<dir>` (kept between runs so the password and wallet stay the same; delete the
  * folder to reset), and the service on `rpcport` (default 7783). Nothing leaves the machine.
  */
@@ -45,6 +48,8 @@ export async function startDevMode(options: {
   devnetPort?: number;
   /** TRON node port (default 8090, java-tron's HTTP port, when free). */
   tronPort?: number;
+  /** Electrum server port (default 50001, the usual Electrum TCP port, when free). */
+  electrumPort?: number;
 }): Promise<DevMode> {
   await mkdir(options.dir, { recursive: true });
   const confPath = join(options.dir, 'MM2.json');
@@ -56,17 +61,14 @@ export async function startDevMode(options: {
     fund: [{ address, wei: DEV_ETH_WEI }],
     tokens: DEV_TOKENS.map((t) => ({ symbol: t.symbol, decimals: t.decimals, mint: [{ address, amount: t.amount }] })),
   };
-  const devnet = await startEvmDevnet({ ...devnetOptions, port: options.devnetPort ?? 8545 }).catch((e: unknown) => {
-    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || options.devnetPort !== undefined) throw e;
-    return startEvmDevnet({ ...devnetOptions, port: 0 });
-  });
+  const devnet = await startPreferringPort((port) => startEvmDevnet({ ...devnetOptions, port }), options.devnetPort ?? 8545, options.devnetPort !== undefined);
   let tron: TronNode | undefined;
+  let utxo: DevUtxo | undefined;
   try {
-    tron = await startTronNode({ evm: devnet, port: options.tronPort ?? 8090 }).catch((e: unknown) => {
-      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || options.tronPort !== undefined) throw e;
-      return startTronNode({ evm: devnet, port: 0 });
-    });
-    const coins = devnetCoins(devnet);
+    tron = await startPreferringPort((port) => startTronNode({ evm: devnet, port }), options.tronPort ?? 8090, options.tronPort !== undefined);
+    const publicKey = await keys.publicKey({ coin: DEV_LTC_COIN.coin });
+    utxo = await startDevUtxo(Buffer.from(hash160(publicKey.compressed)).toString('hex'), options.electrumPort ?? 50001);
+    const coins = [...devnetCoins(devnet), DEV_LTC_COIN];
     const rpcport = options.rpcport ?? 7783;
     await writeFile(
       confPath,
@@ -75,22 +77,23 @@ export async function startDevMode(options: {
     );
     const config = await loadNodeConfig({ env: { MM_CONF_PATH: confPath } });
     const service = await startService({ config, ...(options.listenPort === undefined ? {} : { port: options.listenPort }) });
-    const node = tron;
+    const [node, ltc] = [tron, utxo];
     return {
       devnet,
       tron: node,
+      utxo: ltc,
       service,
       password: secrets.rpc_password,
       address,
-      banner: banner(service.url, devnet, node, secrets.rpc_password, address, confPath),
+      banner: banner({ url: service.url, devnet, tron: node, utxo: ltc, password: secrets.rpc_password, address, confPath }),
       async stop() {
         await service.stop();
-        await node.stop();
+        await Promise.all([node.stop(), ltc.stop()]);
         await devnet.stop();
       },
     };
   } catch (error) {
-    await tron?.stop();
+    await Promise.all([tron?.stop(), utxo?.stop()]);
     await devnet.stop();
     throw error;
   }
@@ -108,47 +111,4 @@ async function devSecrets(confPath: string): Promise<{ rpc_password: string; pas
   do rpc_password = `Dev-${randomBytes(12).toString('base64url')}-7q`;
   while (!isStrongPassword(rpc_password));
   return { rpc_password, passphrase: `dev wallet ${randomBytes(16).toString('hex')}` };
-}
-
-function banner(url: string, devnet: EvmDevnet, tron: TronNode, password: string, address: string, confPath: string): string {
-  const tokens = devnet.tokens.map((t) => `{"ticker":"${t.symbol}-ERC20"}`).join(',');
-  const activate = {
-    userpass: password,
-    mmrpc: '2.0',
-    method: 'enable_eth_with_tokens',
-    params: {
-      ticker: 'ETH',
-      nodes: [{ url: devnet.url }],
-      swap_contract_address: DEV_SWAP_CONTRACT,
-      fallback_swap_contract: DEV_SWAP_CONTRACT,
-      erc20_tokens_requests: JSON.parse(`[${tokens}]`) as unknown[],
-    },
-  };
-  const activateTrx = {
-    userpass: password,
-    mmrpc: '2.0',
-    method: 'enable_eth_with_tokens',
-    params: { ticker: 'TRX', nodes: [{ url: tron.url }], erc20_tokens_requests: [{ ticker: 'USDT-TRC20' }] },
-  };
-  const q = (body: unknown) => `curl -s ${url} -d '${JSON.stringify(body)}'`;
-  return [
-    'coin-activation: dev mode (no MM2.json found)',
-    `  RPC            ${url}`,
-    `  rpc_password   ${password}`,
-    `  EVM devnet     ${devnet.url} (chain id ${devnet.chainId}, in-process, 127.0.0.1 only)`,
-    `  TRON node      ${tron.url} (HTTP API over the same chain: 1 SUN = 1 wei, the ERC20s are also TRC20s)`,
-    `  wallet         ${address} (10 ETH, 25000 USDT-ERC20, 1500.5 DAI-ERC20)`,
-    `                 ${evmToTronBase58(address)} on TRON (the same account: 10000000000000 TRX, 25000 USDT-TRC20)`,
-    `  config         ${confPath} (delete its folder to reset)`,
-    '',
-    'Activate ETH with its tokens:',
-    `  ${q(activate)}`,
-    'Activate TRX with a TRC20 (wallet-only: no swap contracts):',
-    `  ${q(activateTrx)}`,
-    'List enabled coins:',
-    `  ${q({ userpass: password, method: 'get_enabled_coins' })}`,
-    'Balance of a token:',
-    `  ${q({ userpass: password, method: 'my_balance', coin: 'USDT-ERC20' })}`,
-    '',
-  ].join('\n');
 }
