@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crypto as btcCrypto } from 'bitcoinjs-lib';
+import { crypto as btcCrypto, payments } from 'bitcoinjs-lib';
 import { refusedUrl, startEvmDevnet, type EvmDevnet } from '../../infra/devnet/index.ts';
 import { startLitecoind, type Litecoind } from '../../infra/devnet/utxo/litecoind.ts';
 import { fundImmatureCoinbase } from '../../infra/devnet/utxo/coinbaseFunding.ts';
-import { p2pkhAddress } from '../../infra/devnet/utxo/litecoinRegtest.ts';
+import { LITECOIN_REGTEST, p2pkhAddress } from '../../infra/devnet/utxo/litecoinRegtest.ts';
 import { startElectrumServer, type ElectrumServer } from '../../infra/devnet/electrum/electrumServer.ts';
 import { devnetTls } from '../../infra/devnet/electrum/devnetTls.ts';
 import { ManualClock } from '../../infra/clock/manualClock.ts';
@@ -29,6 +29,8 @@ let hash160: string;
 let address: string;
 let coinbase: bigint;
 let caFile: string;
+let segwitAddress: string;
+const SEGWIT_FUNDED = 33_000_001n;
 
 before(async () => {
   const key = await createIguanaKeyProvider(TEST_PASSPHRASE).publicKey({ coin: COIN });
@@ -40,6 +42,8 @@ before(async () => {
   ]);
   await node.fund(address, FUNDED, 1);
   coinbase = (await fundImmatureCoinbase(node, hash160)).litoshis;
+  segwitAddress = payments.p2wpkh({ hash: Buffer.from(hash160, 'hex'), network: LITECOIN_REGTEST }).address!;
+  await node.fund(segwitAddress, SEGWIT_FUNDED, 1);
   await node.fund(address, PENDING, 0);
   server = await startElectrumServer({ litecoind: node, evm });
   untrusted = await startElectrumServer({ litecoind: node, tls: devnetTls().untrusted, transports: ['SSL'] });
@@ -54,6 +58,7 @@ after(async () => {
 const COINS = () => [
   { coin: COIN, name: 'litecoin', mm2: 1, pubtype: 111, decimals: 8, protocol: { type: 'UTXO' } },
   { coin: 'QTUMR', mm2: 1, pubtype: 120, decimals: 8, protocol: { type: 'QTUM' } },
+  { coin: 'LTCW', mm2: 1, pubtype: 111, bech32_hrp: 'rltc', address_format: { format: 'segwit' }, decimals: 8, protocol: { type: 'UTXO' } },
   { coin: 'QTOK-QRC20', mm2: 1, pubtype: 120, protocol: { type: 'QRC20', protocol_data: { platform: 'QTUMR', contract_address: evm.tokens[0]!.address } } },
 ];
 
@@ -90,6 +95,22 @@ describe('legacy electrum against the devnet Electrum server (litecoind regtest)
       });
       const again = await s.legacy('electrum', { coin: COIN, servers: [tcp()] });
       assert.deepEqual(again.body, { error: `Coin ${COIN} already initialized` });
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('a segwit entry activates its bech32 P2WPKH address with that script\'s balance', async () => {
+    const s = await stack();
+    try {
+      const { status, body } = await s.legacy('electrum', { coin: 'LTCW', servers: [tcp()] });
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(body.address, segwitAddress);
+      assert.match(segwitAddress, /^rltc1q/);
+      assert.equal(body.balance, formatAmount(SEGWIT_FUNDED, 8));
+      // the request's address_format overrides the entry: the same key's P2PKH address and balance
+      const legacyFormat = await s.legacy('electrum', { coin: COIN, servers: [tcp()], address_format: { format: 'standard' } });
+      assert.equal(legacyFormat.body.address, address);
     } finally {
       await s.stop();
     }

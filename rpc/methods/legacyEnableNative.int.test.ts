@@ -88,6 +88,9 @@ describe('legacy enable with a native daemon (litecoind regtest)', () => {
     });
     assert.equal((await s.legacy('my_balance', { coin: 'LTCN' })).body.balance, formatAmount(FUNDED + PENDING, 8));
     assert.deepEqual((await s.legacy('enable', { coin: 'LTCN' })).body, { error: 'Coin LTCN already initialized' });
+    const log = await readFile(join(s.dir, 'db', 'events.log'), 'utf8');
+    assert.ok(log.includes('"via":"enable"'), 'the activation is in the event log');
+    assert.ok(!log.includes(node.rpcPassword) && !log.includes(node.confPath), 'no daemon credentials or paths in the log');
   });
 
   test('the entry rpcport is the fallback when the config file has none', async () => {
