@@ -26,3 +26,4 @@ export { ELECTRUM_PROTOCOL_VERSION, ELECTRUM_SERVER_SOFTWARE } from './electrum/
 export { devnetTls, type DevnetTls, type TlsKeyPair } from './electrum/devnetTls.ts';
 export { addressScriptHash, scriptHashOf } from './electrum/hashes.ts';
 export { connectElectrum, ElectrumCallError, type ElectrumTestClient } from './electrum/electrumTestClient.ts';
+export { startGasStation, GasStationMode, type GasStation, type GasStationOptions } from './gasStation.ts';

@@ -1,14 +1,20 @@
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
-import { CommandKind, expectKind, type ActivationCommand, type ChainFamily, type PlanContext } from '../../actors/chainFamily.ts';
+import {
+  CommandKind,
+  type ActivationCommand,
+  type ChainFamily,
+  type PlanContext,
+  type PlatformActivationCommand,
+} from '../../actors/chainFamily.ts';
 import { activatedPlatform, balanceFromRead, platformPlan, tokensForBalance } from '../../actors/platformRead.ts';
-import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
+import { ActivationVia, ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../clock/clock.ts';
-import { readFromNodes, type NodeList } from '../failover/nodeList.ts';
 import type { KeyProvider } from '../keys/index.ts';
 import { evmAddress } from '../keys/index.ts';
 import { readAccount } from './accountReader.ts';
-import { createEvmProvider } from './evmProvider.ts';
+import { evmNodeRunner, type EvmConnection } from './evmNodes.ts';
 import { planEvmActivation, type EvmPlanParams } from './evmPlan.ts';
+import { activateLegacyEvm, planLegacyEvm } from './legacyEvmEnable.ts';
 
 export interface EvmFamilyOptions {
   readonly keys: KeyProvider;
@@ -19,31 +25,16 @@ export interface EvmFamilyOptions {
   readonly batchSize?: number;
 }
 
-/** Nodes of an active coin, best first (the one that last answered leads). */
-interface EvmConnection extends NodeList {
-  readonly chainId: number;
-}
-
-/** EVM platforms (ETH, MATIC, BNB, … any `ETH` protocol entry) with their ERC20 tokens. */
+/**
+ * EVM platforms (ETH, MATIC, BNB, … any `ETH` protocol entry) with their ERC20 tokens, and, through
+ * legacy `enable`, an EVM coin or an ERC20 token on its own (spec 4.7).
+ */
 export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
   const timeoutMs = options.nodeTimeoutMs ?? 10_000;
   const batchSize = options.batchSize ?? 100;
 
-  /** Runs `work` against the connection's nodes with the shared failover policy. */
-  function withNodes<T>(
-    connection: EvmConnection,
-    signal: AbortSignal,
-    work: (provider: ReturnType<typeof createEvmProvider>) => Promise<T>,
-  ): Promise<T> {
-    return readFromNodes(connection, signal, { clock: options.clock, timeoutMs }, async (url, nodeSignal) => {
-      const provider = createEvmProvider({ url, chainId: connection.chainId, batchSize, signal: nodeSignal });
-      try {
-        return await work(provider);
-      } finally {
-        provider.destroy();
-      }
-    });
-  }
+  const withNodes = evmNodeRunner({ clock: options.clock, timeoutMs, batchSize });
+  const legacyDeps = { keys: options.keys, clock: options.clock, timeoutMs, withNodes };
 
   /** The key provider's key for the platform (no path: Iguana). */
   async function softwareKey(params: EvmPlanParams): Promise<{ uncompressedHex: string; address: string; derivationPath?: string }> {
@@ -51,54 +42,70 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     return { uncompressedHex: publicKey.uncompressedHex, address: evmAddress(publicKey) };
   }
 
+  /** `enable_eth_with_tokens` / `task::enable_eth`: the platform's chain id, then the EVM checks. */
+  function planPlatform(command: PlatformActivationCommand, context: PlanContext): ActivationPlan {
+    const protocol = context.platformProtocol;
+    const chainId = protocol.type === 'ETH' ? (protocol.chainId ?? context.platform.chain_id) : undefined;
+    if (chainId === undefined) {
+      const error = 'chain_id is not set in the coins file';
+      throw new ActivationError(
+        ErrorType.CoinProtocolParseError,
+        `Platform coin ${command.ticker} protocol parsing failed: ${error}`,
+        { ticker: command.ticker, error },
+      );
+    }
+    return platformPlan(command, ChainFamilyId.Evm, planEvmActivation(command, context, chainId));
+  }
+
+  async function activatePlatform(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
+    const params = plan.params as EvmPlanParams;
+    const key = plan.key ?? (await softwareKey(params));
+    signal.throwIfAborted();
+    const address = key.address;
+    const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes };
+    const read = await withNodes(connection, signal, (provider) => readAccount(provider, address, params.tokens, plan.getBalances));
+    return activatedPlatform(
+      {
+        plan,
+        family: ChainFamilyId.Evm,
+        address,
+        pubkey: key.uncompressedHex,
+        derivationMethod: plan.key === undefined ? options.keys.derivationMethod : 'HDWallet',
+        derivationPath: key.derivationPath,
+        decimals: params.decimals,
+        tokens: params.tokens,
+        connection,
+      },
+      read,
+    );
+  }
+
   return {
     id: ChainFamilyId.Evm,
-    serves: { platform: ['ETH'] },
+    serves: { platform: ['ETH'], enable: ['ETH', 'ERC20'] },
 
-    plan(anyCommand: ActivationCommand, context: PlanContext): ActivationPlan {
-      const command = expectKind(anyCommand, CommandKind.Platform);
-      const protocol = context.platformProtocol;
-      const chainId = protocol.type === 'ETH' ? (protocol.chainId ?? context.platform.chain_id) : undefined;
-      if (chainId === undefined) {
-        const error = 'chain_id is not set in the coins file';
-        throw new ActivationError(
-          ErrorType.CoinProtocolParseError,
-          `Platform coin ${command.ticker} protocol parsing failed: ${error}`,
-          { ticker: command.ticker, error },
-        );
+    plan(command: ActivationCommand, context: PlanContext): ActivationPlan {
+      switch (command.kind) {
+        case CommandKind.Platform:
+          return planPlatform(command, context);
+        case CommandKind.Enable:
+          return planLegacyEvm(command, context);
+        default:
+          throw new Error(`the EVM family does not plan ${command.kind} commands`); // a routing bug
       }
-      return platformPlan(command, ChainFamilyId.Evm, planEvmActivation(command, context, chainId));
     },
 
-    async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
-      const params = plan.params as EvmPlanParams;
-      const key = plan.key ?? (await softwareKey(params));
-      signal.throwIfAborted();
-      const address = key.address;
-      const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes };
-      const read = await withNodes(connection, signal, (provider) =>
-        readAccount(provider, address, params.tokens, plan.getBalances),
-      );
-      return activatedPlatform(
-        {
-          plan,
-          family: ChainFamilyId.Evm,
-          address,
-          pubkey: key.uncompressedHex,
-          derivationMethod: plan.key === undefined ? options.keys.derivationMethod : 'HDWallet',
-          derivationPath: key.derivationPath,
-          decimals: params.decimals,
-          tokens: params.tokens,
-          connection,
-        },
-        read,
-      );
+    activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
+      return plan.via === ActivationVia.Enable ? activateLegacyEvm(plan, signal, legacyDeps) : activatePlatform(plan, signal);
     },
 
     async balance(coin: ActivatedCoin, ticker: string, signal: AbortSignal): Promise<Balance> {
       const connection = coin.connection as EvmConnection;
-      const read = await withNodes(connection, signal, (provider) => readAccount(provider, coin.address, tokensForBalance(coin, ticker), true));
-      return balanceFromRead(coin, ticker, read);
+      // An ERC20 enabled on its own (legacy `enable`) is a coin whose balance is its contract's.
+      const token = connection.token;
+      const tokens = token === undefined ? tokensForBalance(coin, ticker) : [token];
+      const read = await withNodes(connection, signal, (provider) => readAccount(provider, coin.address, tokens, true));
+      return token === undefined ? balanceFromRead(coin, ticker, read) : { spendable: read.tokens[0]!.balance!, unspendable: 0n };
     },
   };
 }

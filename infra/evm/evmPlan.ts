@@ -1,8 +1,8 @@
-import { getAddress, isAddress } from 'ethers';
 import type { CoinEntry } from '../../spec/coins.ts';
 import type { PlanContext, PlatformActivationCommand } from '../../actors/chainFamily.ts';
-import { invalidRequest, planHttpNodes, planTokens, type TokenRule } from '../../actors/platformPlan.ts';
+import { invalidRequest, planHttpNodes, planTokens } from '../../actors/platformPlan.ts';
 import type { TokenToRead } from './accountReader.ts';
+import { ERC20_RULE, isEvmAddress } from './evmAddressRules.ts';
 
 /** Validated EVM parameters carried in the plan (never logged: node URLs may hold API keys). */
 export interface EvmPlanParams {
@@ -25,30 +25,8 @@ export function planEvmActivation(command: PlatformActivationCommand, context: P
   return { platform: context.platform, chainId, decimals: context.platform.decimals ?? 18, nodes, tokens };
 }
 
-/** ERC20 tokens, with the EIP-55 checksummed contract address the reference requires. */
-const ERC20_RULE: TokenRule = {
-  protocolType: 'ERC20',
-  contractAddress: (raw) => (isChecksummed(raw) ? { address: raw } : { problem: 'is not an EIP-55 checksummed address' }),
-};
-
 /** EVM swaps need both swap contracts (spec 4.1); a missing or malformed one is `InvalidRequest`. */
 function requireContractAddress(field: string, value: string | undefined): void {
-  const problem = value === undefined ? 'is required for an EVM platform' : isAddress(value) ? undefined : 'is not an EVM address';
+  const problem = value === undefined ? 'is required for an EVM platform' : isEvmAddress(value) ? undefined : 'is not an EVM address';
   if (problem !== undefined) throw invalidRequest(`params.${field}: ${problem}`);
-}
-
-/** Memo of checksum verdicts: the same coins-file addresses are checked on every activation. */
-const checksumVerdicts = new Map<string, boolean>();
-
-function isChecksummed(address: string): boolean {
-  let verdict = checksumVerdicts.get(address);
-  if (verdict === undefined) {
-    try {
-      verdict = getAddress(address) === address;
-    } catch {
-      verdict = false;
-    }
-    if (checksumVerdicts.size < 100_000) checksumVerdicts.set(address, verdict);
-  }
-  return verdict;
 }

@@ -1,0 +1,92 @@
+/**
+ * The checks of legacy `enable` for an EVM coin or ERC20 token (spec 4.7), in the order the
+ * service runs them: urls → swap contracts → the chain (an ERC20's platform and contract) → gas
+ * station. Pure; throws the first failure as a legacy error (only its message reaches the client).
+ */
+import { parseCoinProtocol, protocolTypeName, type CoinEntry } from '../../spec/coins.ts';
+import type { EnableActivationCommand, GasStationSpec, PlanContext } from '../../actors/chainFamily.ts';
+import { invalidRequest } from '../../actors/platformPlan.ts';
+import { urlLabel } from '../failover/nodeFailover.ts';
+import type { TokenToRead } from './accountReader.ts';
+import { ERC20_RULE, isEvmAddress, isZeroAddress } from './evmAddressRules.ts';
+
+/** Confirmations an EVM coin waits for when neither the request nor the coins file says (spec 8). */
+const DEFAULT_REQUIRED_CONFIRMATIONS = 3;
+
+/** Validated parameters of a legacy EVM `enable` (never logged: URLs may hold API keys). */
+export interface LegacyEvmParams {
+  /** The coin's own coins-file entry (its key is derived for it). */
+  readonly entry: CoinEntry;
+  readonly chainId: number;
+  readonly nodes: readonly string[];
+  /** Set for an ERC20: its contract, and its decimals when the coins file has them. */
+  readonly token: TokenToRead | undefined;
+  /** The native coin's decimals (for an ERC20 the token's rule applies instead). */
+  readonly decimals: number;
+  readonly requiredConfirmations: number;
+  readonly gasStation: GasStationSpec | undefined;
+}
+
+/** Runs the checks of a legacy EVM `enable`; `context.platform` is the coin's own entry. */
+export function planLegacyEvmEnable(command: EnableActivationCommand, context: PlanContext): LegacyEvmParams {
+  const nodes = planUrls(command.ticker, command.urls);
+  requireSwapContract('swap_contract_address', command.swapContractAddress, command.ticker);
+  if (command.fallbackSwapContract !== undefined) requireSwapContract('fallback_swap_contract', command.fallbackSwapContract, command.ticker);
+  const { chainId, token } = planChain(command.ticker, context);
+  if (command.gasStation !== undefined && !isHttpUrl(command.gasStation.url)) {
+    throw invalidRequest(`gas_station_url ${urlLabel(command.gasStation.url)}: expected an http:// or https:// URL`);
+  }
+  const entry = context.platform;
+  return {
+    entry,
+    chainId,
+    nodes,
+    token,
+    decimals: entry.decimals ?? 18,
+    requiredConfirmations: command.requiredConfirmations ?? entry.required_confirmations ?? DEFAULT_REQUIRED_CONFIRMATIONS,
+    gasStation: command.gasStation,
+  };
+}
+
+/** At least one url, each http(s). A refused url is named by index and origin only (paths may hold API keys). */
+function planUrls(ticker: string, urls: readonly string[] | undefined): string[] {
+  if (urls === undefined || urls.length === 0) throw invalidRequest(`Enable request for ${ticker} coin must have at least 1 node URL`);
+  return urls.map((url, index) => {
+    if (isHttpUrl(url)) return url;
+    // The reference also speaks websocket to EVM nodes; this service reads over HTTP only.
+    if (/^wss?:\/\//i.test(url)) {
+      throw invalidRequest(`urls[${index}] ${urlLabel(url)}: websocket nodes are not supported by this service, use an http:// or https:// URL`);
+    }
+    throw invalidRequest(`urls[${index}] ${urlLabel(url)}: invalid node address, only http:// and https:// nodes are supported`);
+  });
+}
+
+function isHttpUrl(url: string): boolean {
+  return /^https?:\/\/[^/]/i.test(url) && URL.canParse(url);
+}
+
+/** A swap contract: a well-formed EVM address that is not the zero address. */
+function requireSwapContract(field: string, value: string | undefined, ticker: string): void {
+  if (value === undefined) throw invalidRequest(`${field} is required to enable ${ticker}`);
+  if (!isEvmAddress(value)) throw invalidRequest(`${field} is not a valid EVM address`);
+  if (isZeroAddress(value)) throw invalidRequest(`${field} can't be zero address`);
+}
+
+/** The chain id (an ERC20's from its platform entry) and, for an ERC20, its contract to read. */
+function planChain(ticker: string, { platform: entry, platformProtocol: protocol, coins }: PlanContext): { chainId: number; token: TokenToRead | undefined } {
+  if (protocol.type === 'ETH') {
+    if (protocol.chainId === undefined) throw invalidRequest(`Failed to activate '${ticker}': chain_id is not set in the coins config`);
+    return { chainId: protocol.chainId, token: undefined };
+  }
+  if (protocol.type !== 'ERC20') throw new Error(`legacy EVM enable planned for a ${protocolTypeName(protocol)} coin`);
+  const failed = (why: string) => invalidRequest(`Failed to activate ERC20 token '${ticker}': ${why}`);
+  const platformEntry = coins.find(protocol.platform);
+  if (platformEntry === undefined) throw failed(`the platform '${protocol.platform}' is not defined in the coins config.`);
+  const parsed = parseCoinProtocol(platformEntry);
+  if (!parsed.ok) throw failed(`the platform '${protocol.platform}' protocol cannot be parsed: ${parsed.error}`);
+  if (parsed.protocol.type !== 'ETH') throw failed(`the platform protocol '${protocolTypeName(parsed.protocol)}' must be ETH`);
+  if (parsed.protocol.chainId === undefined) throw failed(`the platform '${protocol.platform}' has no chain_id in the coins config`);
+  const contract = ERC20_RULE.contractAddress(protocol.contractAddress);
+  if ('problem' in contract) throw failed(`contract_address ${contract.problem}`);
+  return { chainId: parsed.protocol.chainId, token: { ticker, contractAddress: contract.address, decimals: entry.decimals } };
+}

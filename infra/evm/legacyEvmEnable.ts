@@ -1,0 +1,104 @@
+/**
+ * Legacy `enable` of an EVM coin or an ERC20 token on its own (spec 4.7): one batched read of the
+ * balance through the coin's `urls` with failover, and, when a gas station is given, its price,
+ * queried concurrently. Either failing fails the activation, so nothing is registered.
+ */
+import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import type { EnableActivationCommand, PlanContext } from '../../actors/chainFamily.ts';
+import { activatedPlatform } from '../../actors/platformRead.ts';
+import { ChainFamilyId, type ActivatedCoin, type ActivationPlan } from '../../machines/activation.types.ts';
+import type { Clock } from '../clock/clock.ts';
+import { AllNodesFailedError } from '../failover/nodeFailover.ts';
+import { evmAddress, type KeyProvider } from '../keys/index.ts';
+import { readAccount } from './accountReader.ts';
+import type { EvmConnection, WithEvmNodes } from './evmNodes.ts';
+import { readGasStationPrice } from './gasStationPrice.ts';
+import { planLegacyEvmEnable, type LegacyEvmParams } from './legacyEnablePlan.ts';
+
+/** What the legacy activation needs from its family. */
+export interface LegacyEvmDeps {
+  readonly keys: KeyProvider;
+  readonly clock: Clock;
+  /** Budget of the gas station's answer (the family's per-node budget). */
+  readonly timeoutMs: number;
+  readonly withNodes: WithEvmNodes;
+}
+
+/** The plan of a legacy EVM `enable`: the checks of {@link planLegacyEvmEnable}, no tokens. */
+export function planLegacyEvm(command: EnableActivationCommand, context: PlanContext): ActivationPlan {
+  const params: LegacyEvmParams = planLegacyEvmEnable(command, context);
+  return { ticker: command.ticker, family: ChainFamilyId.Evm, via: command.via, tokens: [], getBalances: true, params };
+}
+
+/** Activates a planned legacy EVM coin: address, balance (and decimals), gas station price. */
+export async function activateLegacyEvm(plan: ActivationPlan, signal: AbortSignal, deps: LegacyEvmDeps): Promise<ActivatedCoin> {
+  const params = plan.params as LegacyEvmParams;
+  const publicKey = await deps.keys.publicKey(params.entry);
+  signal.throwIfAborted();
+  const address = evmAddress(publicKey);
+  const nodes = { chainId: params.chainId, nodes: params.nodes };
+  const tokens = params.token === undefined ? [] : [params.token];
+  const station = params.gasStation;
+  const [read, gasPriceWei] = await together(
+    signal,
+    (s) => deps.withNodes(nodes, s, (provider) => readAccount(provider, address, tokens, true)).catch((e) => rethrowNodesError(plan.ticker, e)),
+    station && ((s) => readGasStationPrice(station, s, { clock: deps.clock, timeoutMs: deps.timeoutMs })),
+  );
+  const tokenRead = read.tokens[0];
+  // The token's decimals are known now: later balance reads need not ask the contract again.
+  const token = params.token === undefined || tokenRead === undefined ? undefined : { ...params.token, decimals: tokenRead.decimals };
+  const connection: EvmConnection = {
+    chainId: params.chainId,
+    nodes: nodes.nodes, // in the order the read left them (the node that answered leads)
+    ...(token === undefined ? {} : { token }),
+    ...(gasPriceWei === undefined ? {} : { gasPriceWei }),
+  };
+  const coin = activatedPlatform(
+    {
+      plan,
+      family: ChainFamilyId.Evm,
+      address,
+      pubkey: publicKey.uncompressedHex,
+      derivationMethod: deps.keys.derivationMethod,
+      decimals: tokenRead?.decimals ?? params.decimals,
+      tokens: [],
+      connection,
+    },
+    { currentBlock: read.currentBlock, native: tokenRead === undefined ? read.native : tokenRead.balance, tokens: [] },
+  );
+  // EVM coins are never notarized (notes §9); this service runs no swaps, so nothing is locked.
+  return { ...coin, confirmations: { required: params.requiredConfirmations, requiresNotarization: false }, lockedBySwaps: 0n };
+}
+
+/** Every node failed: the legacy wording of spec 7.2, naming node origins only. */
+function rethrowNodesError(ticker: string, error: unknown): never {
+  const cause = error instanceof ActivationError ? error.cause : undefined;
+  if (cause instanceof AllNodesFailedError) {
+    const message = `All the current rpc nodes for ${ticker} are unavailable: ${cause.failures.map((f) => `${f.label}: ${f.reason}`).join('; ')}`;
+    throw new ActivationError(ErrorType.Transport, message, message, { cause });
+  }
+  throw error;
+}
+
+/**
+ * Runs `first` and, when given, `second` concurrently on a signal of their own: the first failure
+ * aborts the other (so it reports that same failure) and is the one thrown; `signal` aborts both.
+ */
+async function together<A, B>(
+  signal: AbortSignal,
+  first: (signal: AbortSignal) => Promise<A>,
+  second: ((signal: AbortSignal) => Promise<B>) | undefined,
+): Promise<[A, B | undefined]> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const failFast = (error: unknown): never => {
+    controller.abort(error);
+    throw error;
+  };
+  try {
+    return await Promise.all([first(controller.signal).catch(failFast), second?.(controller.signal).catch(failFast)]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
