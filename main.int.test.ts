@@ -28,7 +28,7 @@ async function start(conf: string, extraEnv: Record<string, string> = {}): Promi
 const cases: [string, Record<string, unknown>, RegExp][] = [
   ['weak password', { rpc_password: SECRET_PASSWORD, passphrase: SECRET_PASSPHRASE }, /rpc_password/],
   ['bad port', { rpc_password: 'Str0ng-Pass!x', passphrase: SECRET_PASSPHRASE, rpcport: 70000 }, /rpcport/],
-  ['HD not yet supported', { rpc_password: 'Str0ng-Pass!x', passphrase: SECRET_PASSPHRASE, enable_hd: true }, /enable_hd/],
+  ['HD with a passphrase that is not a mnemonic', { rpc_password: 'Str0ng-Pass!x', passphrase: SECRET_PASSPHRASE, enable_hd: true }, /passphrase: not a valid BIP39 English mnemonic/],
 ];
 
 for (const [name, conf, key] of cases) {

@@ -2,6 +2,8 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import { parseCoinProtocol, protocolTypeName, type CoinEntry, type CoinProtocol } from '../spec/coins.ts';
 import type { CoinsConfig } from '../infra/config/index.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
+import type { HdAddressesProjection } from '../events/projections/hdAddresses.ts';
+import { resolveHdScan } from './hdPlan.ts';
 import { KeyPolicy, type ActivatedCoin, type ActivationPlan, type Balance } from '../machines/activation.types.ts';
 import {
   CommandKind,
@@ -18,6 +20,12 @@ function legacyError(message: string): ActivationError {
   return new ActivationError(ErrorType.InvalidRequest, message, message);
 }
 
+/** The HD wallet of the session (HD mode only). */
+export interface HdWallet {
+  readonly walletId: string;
+  readonly known: Pick<HdAddressesProjection, 'known'>;
+}
+
 export interface DisableOutcome {
   readonly coin: string;
   readonly passivized: boolean;
@@ -32,17 +40,21 @@ export class ActivationService {
   readonly #families: readonly ChainFamily[];
   readonly #registry: CoinRegistry;
   readonly #enabledCoins: EnabledCoinsProjection;
+  readonly #hd: HdWallet | undefined;
 
   constructor(deps: {
     coins: CoinsConfig;
     families: readonly ChainFamily[];
     registry: CoinRegistry;
     enabledCoins: EnabledCoinsProjection;
+    /** Set in HD mode: the wallet's id and the address counts earlier activations recorded. */
+    hd?: HdWallet;
   }) {
     this.#coins = deps.coins;
     this.#families = deps.families;
     this.#registry = deps.registry;
     this.#enabledCoins = deps.enabledCoins;
+    this.#hd = deps.hd;
   }
 
   /**
@@ -93,7 +105,12 @@ export class ActivationService {
         { ticker, protocol: platform.protocol },
       );
     }
-    return family.plan(command, { platform, platformProtocol: parsed.protocol, coins: this.#coins });
+    const plan = family.plan(command, { platform, platformProtocol: parsed.protocol, coins: this.#coins });
+    // A hardware key activates the one address the device gave; an HD mnemonic scans its account.
+    const hd = this.#hd;
+    if (hd === undefined || command.keyPolicy === KeyPolicy.Hardware) return plan;
+    const scan = resolveHdScan(platform, command.hd, (account, chain) => hd.known.known(hd.walletId, ticker, account, chain));
+    return { ...plan, hd: { ...scan, walletId: hd.walletId } };
   }
 
   /**

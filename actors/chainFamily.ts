@@ -1,4 +1,5 @@
 import type { CoinEntry, CoinProtocol } from '../spec/coins.ts';
+import type { AddressPathRequest, HdRequest } from './hdPlan.ts';
 import type { CoinsConfig } from '../infra/config/index.ts';
 import type {
   KeyPolicy,
@@ -34,6 +35,8 @@ export interface PlatformActivationCommand {
   readonly fallbackSwapContract?: string;
   /** `nft_req` was given (EVM ignores it here; TRON refuses it). */
   readonly nftRequested?: boolean;
+  /** HD mode only: the enabled address and how to scan (ignored by an Iguana key). */
+  readonly hd?: HdRequest;
 }
 
 /** An Electrum server as the legacy `electrum` request gives it (spec 2.2 ActivationServers). */
@@ -58,6 +61,8 @@ export interface ElectrumActivationCommand {
   readonly addressFormat?: { readonly format: string; readonly network?: string };
   readonly swapContractAddress?: string;
   readonly fallbackSwapContract?: string;
+  /** HD mode: the address to enable (default account 0, External, index 0). */
+  readonly pathToAddress?: AddressPathRequest;
 }
 
 /** A gas station to price EVM transactions from (legacy `enable`, spec 4.7). */
@@ -80,6 +85,8 @@ export interface EnableActivationCommand {
   readonly gasStation?: GasStationSpec;
   readonly requiredConfirmations?: number;
   readonly requiresNotarization?: boolean;
+  /** HD mode: the address to enable (default account 0, External, index 0). */
+  readonly pathToAddress?: AddressPathRequest;
 }
 
 /** Every activation command a family may be asked to plan. */

@@ -151,7 +151,7 @@ describe('service restart on the same dbdir', () => {
 });
 
 describe('startup refusals', () => {
-  test('enable_hd: true refuses to start with a ConfigError naming enable_hd, and touches nothing', async () => {
+  test('enable_hd: true with a passphrase that is not a mnemonic refuses to start (ConfigError on passphrase, no words echoed), and touches nothing', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hd-'));
     const dbdir = join(dir, 'db');
     await writeFile(join(dir, 'coins'), JSON.stringify(devnetCoins(devnet)));
@@ -161,7 +161,7 @@ describe('startup refusals', () => {
     assert.equal(config.enableHd, true);
     await assert.rejects(startService({ config, port: 0 }), (e) => {
       assert.ok(isConfigError(e), `not a ConfigError: ${String(e)}`);
-      assert.equal(e.key, 'enable_hd');
+      assert.equal(e.key, 'passphrase');
       assert.match(e.message, /enable_hd/);
       assert.doesNotMatch(e.message, new RegExp(TEST_PASSPHRASE));
       return true;

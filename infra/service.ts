@@ -7,6 +7,7 @@ import { NODE_STREAM, coinStream } from '../events/eventLog.ts';
 import { InFlightActivations } from '../events/inFlightActivations.ts';
 import { startNatsLink, type NatsLink } from './nats/natsLink.ts';
 import { EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
+import { HdAddressesProjection } from '../events/projections/hdAddresses.ts';
 import { TaskStatusProjection } from '../events/projections/taskStatus.ts';
 import { EnableEthTasks, type TaskTimeouts } from '../actors/enableEthTasks.ts';
 import type { HardwareWallet } from './hardware/hardwareWallet.ts';
@@ -20,7 +21,14 @@ import { ConfigError, type NodeConfig } from './config/index.ts';
 import { createEvmFamily } from './evm/evmFamily.ts';
 import { createTronFamily } from './tron/tronFamily.ts';
 import { createUtxoFamily } from './utxo/utxoFamily.ts';
-import { createIguanaKeyProvider, hash160, type KeyProvider } from './keys/index.ts';
+import {
+  InvalidMnemonicError,
+  createHdKeyProvider,
+  createIguanaKeyProvider,
+  hash160,
+  isHdKeyProvider,
+  type KeyProvider,
+} from './keys/index.ts';
 
 /** Version recorded in `SessionStarted`. */
 export const SERVICE_VERSION = '0.1.0';
@@ -70,14 +78,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const enabledCoins = new EnabledCoinsProjection();
     const taskStatuses = new TaskStatusProjection();
     const inFlight = new InFlightActivations();
+    const hdAddresses = new HdAddressesProjection();
     for await (const event of log.read()) {
       enabledCoins.apply(event);
       taskStatuses.apply(event);
       inFlight.apply(event);
+      hdAddresses.apply(event);
     }
     log.subscribe((event) => {
       enabledCoins.apply(event);
       taskStatuses.apply(event);
+      hdAddresses.apply(event);
     });
     await log.append(NODE_STREAM, [
       { type: 'SessionStarted', data: { sessionId, version: SERVICE_VERSION, derivationMethod: keys.derivationMethod } },
@@ -91,7 +102,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       createUtxoFamily({ keys, clock, requestTimeoutMs: electrum.requestTimeoutMs, clientName: `coin-activation ${SERVICE_VERSION}`, ...(tlsCa ? { tlsCa } : {}), ...options.utxo }),
     ];
     const registry = new CoinRegistry({ log, activateCoin: (plan, signal) => service.activate(plan, signal) });
-    const service: ActivationService = new ActivationService({ coins: config.coins, families, registry, enabledCoins });
+    const hd = isHdKeyProvider(keys) ? { walletId: keys.walletId, known: hdAddresses } : undefined;
+    const service: ActivationService = new ActivationService({ coins: config.coins, families, registry, enabledCoins, ...(hd ? { hd } : {}) });
     const hw = config.hardwareWallet;
     const hardware: LazyHardware = options.hardware
       ? Object.assign(options.hardware, { close: async () => undefined })
@@ -153,6 +165,7 @@ async function defaultNodeId(keys: KeyProvider, config: NodeConfig): Promise<str
     if (config.nats !== undefined) throw new ConfigError('node_id', 'MM2.json: node_id: is required with nats when there is no passphrase');
     return undefined;
   }
+  if (isHdKeyProvider(keys)) return keys.walletId.slice(0, 20); // hash160 of the master public key
   const publicKey = await keys.publicKey({ coin: 'node_id' });
   return Buffer.from(hash160(publicKey.compressed)).toString('hex').slice(0, 20);
 }
@@ -168,12 +181,17 @@ function lazyHardware(options: { udpHost: string; udpPort: number; clock: Clock 
 
 type LazyHardware = (() => Promise<HardwareWallet>) & { close(): Promise<void> };
 
+/** Iguana key, or with `enable_hd` the BIP39 mnemonic's HD key; a bad mnemonic is a ConfigError. */
 function keyProviderFor(config: NodeConfig): KeyProvider {
-  if (config.enableHd) {
-    throw new ConfigError('enable_hd', 'MM2.json: enable_hd: HD wallets are not supported by this version yet; set it to false');
-  }
   if (config.passphrase === undefined) return noKeyProvider;
-  return createIguanaKeyProvider(config.passphrase);
+  if (!config.enableHd) return createIguanaKeyProvider(config.passphrase);
+  try {
+    return createHdKeyProvider(config.passphrase);
+  } catch (error) {
+    // The message names the problem and the word count, never a word.
+    if (error instanceof InvalidMnemonicError) throw new ConfigError('passphrase', `MM2.json: ${error.message} (enable_hd is true)`);
+    throw error;
+  }
 }
 
 const NO_PASSPHRASE = 'no passphrase is configured in MM2.json; coins cannot be activated';

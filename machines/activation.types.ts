@@ -29,6 +29,26 @@ export interface ResolvedKey {
   readonly derivationPath: string;
 }
 
+/** What an HD activation of one account chain must do (resolved from the request and the log). */
+export interface HdScanPlan {
+  readonly accountId: number;
+  readonly chain: 'External' | 'Internal';
+  /** The enabled address (`path_to_address`). */
+  readonly addressId: number;
+  readonly gapLimit: number;
+  /** Whether to look for used addresses beyond the known ones. */
+  readonly scan: boolean;
+  /** At least this many addresses are listed (`min_addresses_number`, and the enabled one). */
+  readonly minAddresses: number;
+  /** Addresses known from earlier activations (0 for a new wallet). */
+  readonly knownAddresses: number;
+}
+
+/** An HD activation: the scan and the wallet it belongs to (a public id, never the seed). */
+export interface HdActivation extends HdScanPlan {
+  readonly walletId: string;
+}
+
 /** A validated activation: everything checked that can be checked without the chain. */
 export interface ActivationPlan {
   readonly ticker: string;
@@ -40,6 +60,8 @@ export interface ActivationPlan {
   readonly params: unknown;
   /** Set for hardware keys: activate this key's address instead of asking the key provider. */
   readonly key?: ResolvedKey;
+  /** Set in HD mode for account-model platforms: scan and list the account's addresses. */
+  readonly hd?: HdActivation;
 }
 
 /** Integer balances in the coin's smallest unit. */
@@ -53,6 +75,26 @@ export interface ActivatedToken {
   readonly contractAddress: string;
   readonly decimals: number;
   readonly balance?: Balance;
+}
+
+/** One listed HD address: its path and balances keyed by ticker (platform and tokens). */
+export interface HdListedAddress {
+  readonly address: string;
+  readonly derivationPath: string;
+  readonly chain: 'External' | 'Internal';
+  readonly balances: Readonly<Record<string, Balance>>;
+}
+
+/** An HD account as an activation found it. */
+export interface HdAccountListing {
+  readonly walletId: string;
+  readonly accountId: number;
+  /** e.g. `m/44'/60'/0'`. */
+  readonly accountPath: string;
+  readonly chain: 'External' | 'Internal';
+  /** Used addresses now known (recorded so later activations need not rescan). */
+  readonly knownAddresses: number;
+  readonly addresses: readonly HdListedAddress[];
 }
 
 /** What a successful activation knows about the coin. */
@@ -71,6 +113,8 @@ export interface ActivatedCoin {
   readonly tokens: readonly ActivatedToken[];
   /** Legacy activations report these (spec 4.6); `mature` only for UTXO coins. */
   readonly confirmations?: { readonly required: number; readonly requiresNotarization: boolean; readonly mature?: number };
+  /** HD mode: the scanned account and its listed addresses (the enabled one is `address`). */
+  readonly hd?: HdAccountListing;
   /** EVM coins through legacy `enable`: the amount held by running swaps (none in this service). */
   readonly lockedBySwaps?: bigint;
   /** Opaque handle the family uses for later reads (e.g. `my_balance`). Not part of any event. */
@@ -105,7 +149,34 @@ export function summarizeActivation(coin: ActivatedCoin, attempt: number): Activ
   };
   if (coin.balance !== undefined) data.balance = balanceInfo(coin.balance, coin.decimals);
   if (coin.derivationPath !== undefined) data.derivationPath = coin.derivationPath;
+  if (coin.hd !== undefined) data.hd = summarizeHd(coin, coin.hd);
   return data;
+}
+
+/** The listing with decimal-string balances (platform decimals for the platform, each token's own). */
+function summarizeHd(coin: ActivatedCoin, hd: HdAccountListing): NonNullable<ActivationSummary['hd']> {
+  const decimalsOf = new Map<string, number>([[coin.ticker, coin.decimals], ...coin.tokens.map((t) => [t.ticker, t.decimals] as const)]);
+  const totals = new Map<string, Balance>();
+  for (const a of hd.addresses) {
+    for (const [ticker, b] of Object.entries(a.balances)) {
+      const sum = totals.get(ticker) ?? { spendable: 0n, unspendable: 0n };
+      totals.set(ticker, { spendable: sum.spendable + b.spendable, unspendable: sum.unspendable + b.unspendable });
+    }
+  }
+  return {
+    walletId: hd.walletId,
+    accountIndex: hd.accountId,
+    accountPath: hd.accountPath,
+    chain: hd.chain,
+    knownAddresses: hd.knownAddresses,
+    totalBalances: Object.fromEntries([...totals].map(([ticker, b]) => [ticker, balanceInfo(b, decimalsOf.get(ticker) ?? 0)])),
+    addresses: hd.addresses.map((a) => ({
+      address: a.address,
+      derivationPath: a.derivationPath,
+      chain: a.chain,
+      balances: Object.fromEntries(Object.entries(a.balances).map(([ticker, b]) => [ticker, balanceInfo(b, decimalsOf.get(ticker) ?? 0)])),
+    })),
+  };
 }
 
 /** The `CoinActivated` event of a coin. */

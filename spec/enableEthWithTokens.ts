@@ -26,7 +26,8 @@ export const PrivKeyPolicy = Type.Union([
   Type.Object({ type: PrivKeyPolicyType, data: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])) }),
 ]);
 
-const AddressPath = Type.Object({
+/** spec 2.2 AddressPath: the parts, or a full `derivation_path`. */
+export const AddressPath = Type.Object({
   account_id: Type.Optional(Type.Integer({ minimum: 0 })),
   address_id: Type.Optional(Type.Integer({ minimum: 0 })),
   chain: Type.Optional(Type.Union([Type.Literal('External'), Type.Literal('Internal'), Type.Integer({ minimum: 0, maximum: 1 })])),

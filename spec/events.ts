@@ -39,6 +39,26 @@ export const ActivationRequested = event(
     attempt: Type.Integer(),
   }),
 );
+/** An HD account as activated: the addresses listed and how many are known to be used. */
+const HdListing = Type.Object({
+  walletId: Type.String(),
+  accountIndex: Type.Integer({ minimum: 0 }),
+  accountPath: Type.String(),
+  chain: Type.Union([Type.Literal('External'), Type.Literal('Internal')]),
+  knownAddresses: Type.Integer({ minimum: 0 }),
+  /** Sum over the listed addresses, keyed by ticker. */
+  totalBalances: Type.Record(Type.String(), Balance),
+  addresses: Type.Array(
+    Type.Object({
+      address: Type.String(),
+      derivationPath: Type.String(),
+      chain: Type.Union([Type.Literal('External'), Type.Literal('Internal')]),
+      /** Keyed by ticker: the platform and each token. */
+      balances: Type.Record(Type.String(), Balance),
+    }),
+  ),
+});
+
 export const CoinActivated = event(
   'CoinActivated',
   Type.Object({
@@ -53,6 +73,8 @@ export const CoinActivated = event(
     attempt: Type.Integer(),
     /** BIP32 path of the address (HD and hardware keys). */
     derivationPath: Type.Optional(Type.String()),
+    /** HD mode: the scanned account (also how many addresses later activations know). */
+    hd: Type.Optional(HdListing),
   }),
 );
 export const ActivationFailed = event(

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { compile } from './validate.ts';
+import { AddressPath } from './enableEthWithTokens.ts';
 
 /** spec 2.2 ActivationServers: `host:port` and its transport (default `TCP`, notes §9). */
 export const ElectrumServerParams = Type.Object({
@@ -27,6 +28,8 @@ export const LegacyElectrumParams = Type.Object({
   address_format: Type.Optional(Type.Object({ format: Type.String(), network: Type.Optional(Type.String()) })),
   utxo_merge_params: Type.Optional(Type.Unknown()),
   tx_history: Type.Boolean({ default: false }),
+  /** HD mode only: the address to enable. */
+  path_to_address: Type.Optional(AddressPath),
 });
 export type LegacyElectrumParams = Static<typeof LegacyElectrumParams>;
 export const legacyElectrumParams = compile(LegacyElectrumParams);

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { compile } from './validate.ts';
+import { AddressPath } from './enableEthWithTokens.ts';
 
 /** Legacy `enable` request (spec 4.7, flat body without `userpass`/`method`). */
 export const LegacyEnableParams = Type.Object({
@@ -17,6 +18,8 @@ export const LegacyEnableParams = Type.Object({
   required_confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
   requires_notarization: Type.Optional(Type.Boolean()),
   tx_history: Type.Boolean({ default: false }),
+  /** HD mode only: the address to enable. */
+  path_to_address: Type.Optional(AddressPath),
 });
 export type LegacyEnableParams = Static<typeof LegacyEnableParams>;
 export const legacyEnableParams = compile(LegacyEnableParams);

@@ -1,6 +1,7 @@
 import { Interface, getBigInt, type JsonRpcProvider } from 'ethers';
 import type { PlannedToken } from '../../actors/platformPlan.ts';
 import type { PlatformRead } from '../../actors/platformRead.ts';
+import type { AddressRead } from '../../actors/hdScan.ts';
 import { TokenReadError } from '../failover/tokenReadError.ts';
 import { EvmNodeError } from './evmProvider.ts';
 
@@ -11,10 +12,8 @@ const erc20 = new Interface([
 /** `decimals()` call data; constant, so encoded once. */
 const DECIMALS_CALL = erc20.encodeFunctionData('decimals', []);
 
-
 /** A token to read; when `decimals` is absent `decimals()` is read in the same batch. */
 export type TokenToRead = PlannedToken;
-
 
 /**
  * Reads block height, native balance and every token balance of `address` in one round trip:
@@ -50,6 +49,41 @@ export async function readAccount(
         ticker: token.ticker,
         balance: balance === undefined ? undefined : await balance,
         decimals: decimals === undefined ? token.decimals! : Number(await decimals),
+      })),
+    ),
+  };
+}
+
+/**
+ * Reads the block height, unknown token decimals, and for every address its transaction count,
+ * native balance and token balances, all in one round trip (one batch, or concurrent chunks).
+ */
+export async function readAddresses(
+  provider: JsonRpcProvider,
+  addresses: readonly string[],
+  tokens: readonly TokenToRead[],
+): Promise<{ currentBlock: number; decimals: number[]; addresses: AddressRead[] }> {
+  const block = nodeCall(provider.send('eth_blockNumber', []), 'eth_blockNumber');
+  const decimals = tokens.map((t) => (t.decimals === undefined ? tokenCall(provider, t, 'decimals', DECIMALS_CALL) : Promise.resolve(BigInt(t.decimals))));
+  const perAddress = addresses.map((address) => {
+    const balanceOfCall = tokens.length > 0 ? erc20.encodeFunctionData('balanceOf', [address]) : '';
+    return {
+      txCount: nodeCall(provider.send('eth_getTransactionCount', [address, 'latest']), 'eth_getTransactionCount'),
+      native: nodeCall(provider.send('eth_getBalance', [address, 'latest']), 'eth_getBalance'),
+      tokens: tokens.map((t) => tokenCall(provider, t, 'balanceOf', balanceOfCall)),
+    };
+  });
+  const pending = [block, ...decimals, ...perAddress.flatMap((a) => [a.txCount, a.native, ...a.tokens])];
+  const failures = (await Promise.allSettled(pending)).flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+  if (failures.length > 0) throw failures.find((e) => e instanceof EvmNodeError) ?? failures[0];
+  return {
+    currentBlock: Number(getBigInt((await block) as string)),
+    decimals: (await Promise.all(decimals)).map(Number),
+    addresses: await Promise.all(
+      perAddress.map(async (a) => ({
+        txCount: getBigInt((await a.txCount) as string),
+        native: getBigInt((await a.native) as string),
+        tokens: await Promise.all(a.tokens),
       })),
     ),
   };

@@ -11,7 +11,9 @@ import { ActivationVia, ChainFamilyId, type ActivatedCoin, type ActivationPlan, 
 import type { Clock } from '../clock/clock.ts';
 import type { KeyProvider } from '../keys/index.ts';
 import { evmAddress } from '../keys/index.ts';
-import { readAccount } from './accountReader.ts';
+import { readAccount, readAddresses } from './accountReader.ts';
+import { activateHdAccount } from '../../actors/hdActivation.ts';
+import { isHdKeyProvider } from '../keys/hd.ts';
 import { evmNodeRunner, type EvmConnection } from './evmNodes.ts';
 import { planEvmActivation, type EvmPlanParams } from './evmPlan.ts';
 import { activateLegacyEvm, planLegacyEvm } from './legacyEvmEnable.ts';
@@ -59,6 +61,23 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
 
   async function activatePlatform(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
     const params = plan.params as EvmPlanParams;
+    const keys = options.keys;
+    if (plan.hd !== undefined && isHdKeyProvider(keys)) {
+      const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes };
+      return activateHdAccount(plan, plan.hd, {
+        keys,
+        family: ChainFamilyId.Evm,
+        entry: params.platform,
+        tokens: params.tokens,
+        decimals: params.decimals,
+        addressOf: (publicKey) => {
+          const address = evmAddress(publicKey);
+          return { display: address, owner: address };
+        },
+        read: (owners) => withNodes(connection, signal, (provider) => readAddresses(provider, owners, params.tokens)),
+        connectionFor: () => connection,
+      });
+    }
     const key = plan.key ?? (await softwareKey(params));
     signal.throwIfAborted();
     const address = key.address;

@@ -4,6 +4,8 @@
  * station. Pure; throws the first failure as a legacy error (only its message reaches the client).
  */
 import { parseCoinProtocol, protocolTypeName, type CoinEntry } from '../../spec/coins.ts';
+import { resolveAddressPath } from '../../actors/hdPlan.ts';
+import type { AddressPath } from '../keys/keyProvider.ts';
 import type { EnableActivationCommand, GasStationSpec, PlanContext } from '../../actors/chainFamily.ts';
 import { invalidRequest } from '../../actors/platformPlan.ts';
 import { urlLabel } from '../failover/nodeFailover.ts';
@@ -25,6 +27,8 @@ export interface LegacyEvmParams {
   readonly decimals: number;
   readonly requiredConfirmations: number;
   readonly gasStation: GasStationSpec | undefined;
+  /** HD mode: the address to enable (`path_to_address`); default account 0, External, 0. */
+  readonly addressPath?: AddressPath;
 }
 
 /** Runs the checks of a legacy EVM `enable`; `context.platform` is the coin's own entry. */
@@ -45,6 +49,7 @@ export function planLegacyEvmEnable(command: EnableActivationCommand, context: P
     decimals: entry.decimals ?? 18,
     requiredConfirmations: command.requiredConfirmations ?? entry.required_confirmations ?? DEFAULT_REQUIRED_CONFIRMATIONS,
     gasStation: command.gasStation,
+    ...(command.pathToAddress === undefined ? {} : { addressPath: resolveAddressPath(entry, command.pathToAddress) }),
   };
 }
 

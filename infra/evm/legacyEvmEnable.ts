@@ -33,7 +33,7 @@ export function planLegacyEvm(command: EnableActivationCommand, context: PlanCon
 /** Activates a planned legacy EVM coin: address, balance (and decimals), gas station price. */
 export async function activateLegacyEvm(plan: ActivationPlan, signal: AbortSignal, deps: LegacyEvmDeps): Promise<ActivatedCoin> {
   const params = plan.params as LegacyEvmParams;
-  const publicKey = await deps.keys.publicKey(params.entry);
+  const publicKey = await deps.keys.publicKey(params.entry, params.addressPath);
   signal.throwIfAborted();
   const address = evmAddress(publicKey);
   const nodes = { chainId: params.chainId, nodes: params.nodes };

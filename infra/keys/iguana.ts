@@ -3,11 +3,13 @@
  * coin. The private key lives only in a closure: no property, `JSON.stringify`, `util.inspect` or
  * `toString` of the provider reveals it.
  */
-import { inspect } from 'node:util';
 import { SigningKey, getBytes, hexlify } from 'ethers';
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import { iguanaPrivateKey, type IguanaKeySource } from './iguanaSeed.ts';
 import { DerivationMethod, type AddressPath, type KeyCoin, type KeyProvider, type PublicKey } from './keyProvider.ts';
+import { revealPassphrase, sealProvider, type PassphraseInput } from './secrecy.ts';
+
+export type { PassphraseInput };
 
 /** An Iguana provider also tells how the passphrase was read (not secret). */
 export interface IguanaKeyProvider extends KeyProvider {
@@ -16,15 +18,12 @@ export interface IguanaKeyProvider extends KeyProvider {
   readonly keySource: IguanaKeySource;
 }
 
-/** A passphrase given directly or as a {@link import('../config/secret.ts').Secret}-like holder. */
-export type PassphraseInput = string | { reveal(): string };
-
 /**
  * Builds the Iguana provider. Throws `InvalidPrivateKeyError` (message without the passphrase) when
  * a WIF or hex passphrase is out of range, and a plain `Error` for an empty passphrase.
  */
 export function createIguanaKeyProvider(passphrase: PassphraseInput): IguanaKeyProvider {
-  const text = typeof passphrase === 'string' ? passphrase : passphrase.reveal();
+  const text = revealPassphrase(passphrase);
   if (text === '') throw new Error('passphrase: must be a non-empty string');
   const { key, source } = iguanaPrivateKey(text);
   // Signing methods, when added, close over `signingKey` below; nothing else ever holds it.
@@ -33,7 +32,6 @@ export function createIguanaKeyProvider(passphrase: PassphraseInput): IguanaKeyP
   const compressed = getBytes(signingKey.compressedPublicKey);
   const uncompressedHex = signingKey.publicKey.slice(2).toLowerCase();
   const compressedHex = hexlify(compressed).slice(2);
-  const describe = () => `IguanaKeyProvider { derivationMethod: 'Iguana', keySource: '${source}' }`;
 
   const provider: IguanaKeyProvider = {
     derivationMethod: DerivationMethod.Iguana,
@@ -48,10 +46,5 @@ export function createIguanaKeyProvider(passphrase: PassphraseInput): IguanaKeyP
       return { compressed: compressed.slice(), compressedHex, uncompressedHex };
     },
   };
-  Object.defineProperties(provider, {
-    toJSON: { value: () => ({ derivationMethod: DerivationMethod.Iguana, keySource: source }) },
-    toString: { value: describe },
-    [inspect.custom]: { value: describe },
-  });
-  return Object.freeze(provider);
+  return sealProvider('IguanaKeyProvider', provider, { derivationMethod: DerivationMethod.Iguana, keySource: source });
 }

@@ -4,9 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { decodeBase58Check } from './base58check.ts';
-
-/** secp256k1 group order. */
-const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+import { SECP256K1_ORDER, bytesToBigInt } from './curve.ts';
 
 /** How the passphrase was read. */
 export const IguanaKeySource = { Wif: 'Wif', Hex: 'Hex', Sha256: 'Sha256' } as const;
@@ -33,8 +31,8 @@ export function parseWif(text: string): Uint8Array | undefined {
 }
 
 function inRange(key: Uint8Array): boolean {
-  const k = BigInt(`0x${Buffer.from(key).toString('hex')}`);
-  return k > 0n && k < N;
+  const k = bytesToBigInt(key);
+  return k > 0n && k < SECP256K1_ORDER;
 }
 
 /**

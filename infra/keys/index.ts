@@ -1,8 +1,11 @@
 /** Key providers and address encodings (behaviour notes §6). Private keys never leave a provider. */
 export { evmAddress, hash160, p2pkhAddress, tronAddress } from './addresses.ts';
 export { evmToTronBase58, evmToTronHex, tronToEvmAddress } from './tronAddress.ts';
-export { createIguanaKeyProvider, type IguanaKeyProvider, type PassphraseInput } from './iguana.ts';
+export { createIguanaKeyProvider, type IguanaKeyProvider } from './iguana.ts';
 export { InvalidPrivateKeyError, IguanaKeySource } from './iguanaSeed.ts';
+export { createHdKeyProvider, isHdKeyProvider, type HdKeyProvider } from './hd.ts';
+export { InvalidMnemonicError, MnemonicProblem } from './mnemonic.ts';
+export { type PassphraseInput } from './secrecy.ts';
 export {
   DerivationMethod,
   type AddressPath,

@@ -5,6 +5,7 @@
  */
 import type { PlannedToken } from '../../actors/platformPlan.ts';
 import type { PlatformRead } from '../../actors/platformRead.ts';
+import type { AddressRead } from '../../actors/hdScan.ts';
 import { TokenReadError } from '../failover/tokenReadError.ts';
 import { evmToTronBase58 } from '../keys/tronAddress.ts';
 import { int64, TronNodeError, type TronHttp, type TronJson } from './tronHttp.ts';
@@ -46,6 +47,40 @@ export async function readTronAccount(
         const value = decimals === undefined ? token.decimals! : Number(await decimals);
         if (value > 255) throw new TokenReadError(token.ticker, `decimals() returned ${value}`);
         return { ticker: token.ticker, decimals: value, balance: await balance };
+      }),
+    ),
+  };
+}
+
+/**
+ * An HD scan's read: the block, unknown decimals, and for every address (EVM form) whether the
+ * account exists on chain (an activated TRON account has had a transaction), its TRX and token
+ * balances; every call at once.
+ */
+export async function readTronAddresses(
+  http: TronHttp,
+  owners: readonly string[],
+  tokens: readonly PlannedToken[],
+  signal: AbortSignal,
+): Promise<{ currentBlock: number; decimals: number[]; addresses: AddressRead[] }> {
+  const call = (token: PlannedToken, owner: string, selector: string, param = '') =>
+    constantCall(http, token, { owner_address: evmToTronBase58(owner), contract_address: token.contractAddress, function_selector: selector, parameter: param, visible: true }, signal);
+  const block = http.post('/wallet/getnowblock', {}, signal).then(blockNumber);
+  const decimals = tokens.map((t) => (t.decimals === undefined ? call(t, owners[0] ?? '0x0000000000000000000000000000000000000000', 'decimals()') : Promise.resolve(BigInt(t.decimals))));
+  const perAddress = owners.map((owner) => ({
+    account: http.post('/wallet/getaccount', { address: evmToTronBase58(owner), visible: true }, signal),
+    tokens: tokens.map((t) => call(t, owner, 'balanceOf(address)', owner.slice(2).toLowerCase().padStart(64, '0'))),
+  }));
+  const pending = [block, ...decimals, ...perAddress.flatMap((a) => [a.account, ...a.tokens])];
+  const failures = (await Promise.allSettled(pending)).flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+  if (failures.length > 0) throw failures.find((e) => !(e instanceof TokenReadError)) ?? failures[0];
+  return {
+    currentBlock: await block,
+    decimals: (await Promise.all(decimals)).map(Number),
+    addresses: await Promise.all(
+      perAddress.map(async (a) => {
+        const account = await a.account;
+        return { txCount: Object.keys(account).length > 0 ? 1n : 0n, native: accountBalance(account), tokens: await Promise.all(a.tokens) };
       }),
     ),
   };

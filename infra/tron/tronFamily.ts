@@ -4,7 +4,9 @@ import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } 
 import type { Clock } from '../clock/clock.ts';
 import { readFromNodes, type NodeList } from '../failover/nodeList.ts';
 import { evmAddress, evmToTronBase58, type KeyProvider } from '../keys/index.ts';
-import { readTronAccount } from './tronAccountReader.ts';
+import { readTronAccount, readTronAddresses } from './tronAccountReader.ts';
+import { activateHdAccount } from '../../actors/hdActivation.ts';
+import { isHdKeyProvider } from '../keys/hd.ts';
 import { createTronHttp } from './tronHttp.ts';
 import { planTronActivation, type TronPlanParams } from './tronPlan.ts';
 
@@ -38,6 +40,23 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
 
     async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
       const params = plan.params as TronPlanParams;
+      const keys = options.keys;
+      if (plan.hd !== undefined && isHdKeyProvider(keys)) {
+        const nodes: NodeList = { nodes: params.nodes };
+        return activateHdAccount(plan, plan.hd, {
+          keys,
+          family: ChainFamilyId.Tron,
+          entry: params.platform,
+          tokens: params.tokens,
+          decimals: params.decimals,
+          addressOf: (publicKey) => {
+            const owner = evmAddress(publicKey);
+            return { display: evmToTronBase58(owner), owner };
+          },
+          read: (owners) => readFromNodes(nodes, signal, failover, (url, nodeSignal) => readTronAddresses(createTronHttp(url), owners, params.tokens, nodeSignal)),
+          connectionFor: (owner): TronConnection => ({ nodes: nodes.nodes, owner }),
+        });
+      }
       const pubkey = plan.key?.uncompressedHex ?? (await options.keys.publicKey(params.platform)).uncompressedHex;
       signal.throwIfAborted();
       const owner = evmAddress({ uncompressedHex: pubkey });

@@ -43,7 +43,7 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
 
     async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
       const params = plan.params as UtxoPlanParams;
-      const publicKey = await options.keys.publicKey(params.entry);
+      const publicKey = await options.keys.publicKey(params.entry, params.addressPath);
       signal.throwIfAborted();
       const wallet = utxoWallet(publicKey.compressed, params.addressRule);
       const backend = await backendFor(plan, params, publicKey.compressed, wallet.address);

@@ -8,12 +8,16 @@ import type { ElectrumActivationCommand, ElectrumServerSpec, EnableActivationCom
 import type { CoinEntry } from '../../spec/coins.ts';
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import { parseHostPort } from '../electrum/electrumChannel.ts';
+import { resolveAddressPath, type AddressPathRequest } from '../../actors/hdPlan.ts';
+import type { AddressPath } from '../keys/keyProvider.ts';
 import { daemonConfPath } from './daemonConf.ts';
 import { utxoAddressRule, type UtxoAddressRule } from './utxoAddress.ts';
 
 /** What every UTXO plan carries. */
 interface UtxoPlanBase {
   readonly entry: CoinEntry;
+  /** HD mode: the address to enable (`path_to_address`); default account 0, External, 0. */
+  readonly addressPath?: AddressPath;
   readonly addressRule: UtxoAddressRule;
   readonly decimals: number | undefined;
   readonly requiredConfirmations: number;
@@ -88,7 +92,12 @@ export function planNative(command: EnableActivationCommand, { platform: entry }
 
 /** The address rule (the request may override the entry's format) and the confirmations. */
 function planBase(
-  command: { readonly ticker: string; readonly requiredConfirmations?: number; readonly requiresNotarization?: boolean },
+  command: {
+    readonly ticker: string;
+    readonly requiredConfirmations?: number;
+    readonly requiresNotarization?: boolean;
+    readonly pathToAddress?: AddressPathRequest;
+  },
   entry: CoinEntry,
   addressFormat: ElectrumActivationCommand['addressFormat'],
 ): UtxoPlanBase {
@@ -96,6 +105,7 @@ function planBase(
   if ('problem' in rule) throw legacyRefusal(`${command.ticker}: ${rule.problem}`);
   return {
     entry,
+    ...(command.pathToAddress === undefined ? {} : { addressPath: resolveAddressPath(entry, command.pathToAddress) }),
     addressRule: rule.rule,
     decimals: entry.decimals ?? 8,
     requiredConfirmations: command.requiredConfirmations ?? entry.required_confirmations ?? 3,

@@ -24,6 +24,7 @@ export function renderIguanaResult(a: ActivationSummary, getBalances: boolean): 
  * balances keyed by ticker (platform and tokens). Without balances the addresses come alone.
  */
 export function renderHdResult(a: ActivationSummary, getBalances: boolean): HdActivationResult {
+  if (a.hd !== undefined) return renderHdListing(a, a.hd, getBalances);
   const path = a.derivationPath ?? '';
   const parts = path.split('/');
   const accountPath = parts.slice(0, 4).join('/');
@@ -47,4 +48,29 @@ export function renderHdResult(a: ActivationSummary, getBalances: boolean): HdAc
 /** The result shape for the key that activated: Iguana or HD. */
 export function renderActivationResult(a: ActivationSummary, getBalances: boolean): EnableEthWithTokensResult | HdActivationResult {
   return a.derivationMethod === 'HDWallet' ? renderHdResult(a, getBalances) : renderIguanaResult(a, getBalances);
+}
+
+/** An HD wallet's scanned account (software HD keys): every listed address, in index order. */
+function renderHdListing(a: ActivationSummary, hd: NonNullable<ActivationSummary['hd']>, getBalances: boolean): HdActivationResult {
+  return {
+    current_block: a.currentBlock,
+    ticker: a.ticker,
+    wallet_balance: {
+      wallet_type: 'HD',
+      accounts: [
+        {
+          account_index: hd.accountIndex,
+          derivation_path: hd.accountPath,
+          ...(getBalances ? { total_balance: hd.totalBalances } : {}),
+          addresses: hd.addresses.map((x) => ({
+            address: x.address,
+            derivation_path: x.derivationPath,
+            chain: x.chain,
+            ...(getBalances ? { balance: x.balances } : {}),
+          })),
+        },
+      ],
+    },
+    nfts_infos: {},
+  };
 }

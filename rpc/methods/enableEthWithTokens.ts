@@ -1,12 +1,15 @@
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import {
   enableEthWithTokensParams,
+  type AddressPath,
   type EnableEthWithTokensParams,
 } from '../../spec/enableEthWithTokens.ts';
 import { CommandKind, type PlatformActivationCommand } from '../../actors/chainFamily.ts';
+import type { AddressPathRequest, HdRequest } from '../../actors/hdPlan.ts';
+import type { Static } from '@sinclair/typebox';
 import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia, KeyPolicy, summarizeActivation } from '../../machines/activation.types.ts';
-import { renderIguanaResult } from './activationResult.ts';
+import { renderActivationResult } from './activationResult.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
 
 /** Wire params → domain command. Policies this native build cannot serve are `InvalidRequest`. */
@@ -29,6 +32,28 @@ export function toPlatformCommand(params: EnableEthWithTokensParams, via: Platfo
     ...(params.swap_contract_address === undefined ? {} : { swapContractAddress: params.swap_contract_address }),
     ...(params.fallback_swap_contract === undefined ? {} : { fallbackSwapContract: params.fallback_swap_contract }),
     ...(params.nft_req === undefined ? {} : { nftRequested: true }),
+    hd: toHdRequest(params),
+  };
+}
+
+/** spec 2.2 AddressPath in domain form. */
+export function toAddressPathRequest(path: Static<typeof AddressPath>): AddressPathRequest {
+  return {
+    ...(path.account_id === undefined ? {} : { accountId: path.account_id }),
+    ...(path.address_id === undefined ? {} : { addressId: path.address_id }),
+    ...(path.chain === undefined ? {} : { chain: path.chain === 1 || path.chain === 'Internal' ? 'Internal' : 'External' }),
+    ...(path.derivation_path === undefined ? {} : { derivationPath: path.derivation_path }),
+  };
+}
+
+/** The HD fields of the request in domain form. */
+function toHdRequest(params: EnableEthWithTokensParams): HdRequest {
+  const path = params.path_to_address;
+  return {
+    ...(path === undefined ? {} : { pathToAddress: toAddressPathRequest(path) }),
+    ...(params.gap_limit === undefined ? {} : { gapLimit: params.gap_limit }),
+    ...(params.scan_policy === undefined ? {} : { scanPolicy: params.scan_policy }),
+    ...(params.min_addresses_number === undefined ? {} : { minAddressesNumber: params.min_addresses_number }),
   };
 }
 
@@ -48,7 +73,7 @@ export function enableEthWithTokensMethod(service: ActivationService) {
         throw new ActivationError(ErrorType.PrivKeyNotAllowed, message, message);
       }
       const coin = await service.enablePlatformWithTokens(command);
-      return renderIguanaResult(summarizeActivation(coin, 0), params.get_balances);
+      return renderActivationResult(summarizeActivation(coin, 0), params.get_balances);
     },
   });
 }

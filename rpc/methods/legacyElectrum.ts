@@ -4,6 +4,7 @@ import { CommandKind, type ElectrumActivationCommand } from '../../actors/chainF
 import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia, type ActivatedCoin } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
+import { toAddressPathRequest } from './enableEthWithTokens.ts';
 
 /** Wire params → domain command. */
 function toElectrumCommand(params: LegacyElectrumParams): ElectrumActivationCommand {
@@ -19,6 +20,7 @@ function toElectrumCommand(params: LegacyElectrumParams): ElectrumActivationComm
     ...(params.address_format === undefined ? {} : { addressFormat: params.address_format }),
     ...(params.swap_contract_address === undefined ? {} : { swapContractAddress: params.swap_contract_address }),
     ...(params.fallback_swap_contract === undefined ? {} : { fallbackSwapContract: params.fallback_swap_contract }),
+    ...(params.path_to_address === undefined ? {} : { pathToAddress: toAddressPathRequest(params.path_to_address) }),
   };
 }
 

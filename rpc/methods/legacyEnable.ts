@@ -3,6 +3,7 @@ import { CommandKind, type EnableActivationCommand } from '../../actors/chainFam
 import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
+import { toAddressPathRequest } from './enableEthWithTokens.ts';
 import { renderLegacyActivation } from './legacyElectrum.ts';
 
 /** Wire params → domain command. */
@@ -14,6 +15,7 @@ function toEnableCommand(params: LegacyEnableParams): EnableActivationCommand {
     urls: params.urls,
     ...(params.swap_contract_address === undefined ? {} : { swapContractAddress: params.swap_contract_address }),
     ...(params.fallback_swap_contract === undefined ? {} : { fallbackSwapContract: params.fallback_swap_contract }),
+    ...(params.path_to_address === undefined ? {} : { pathToAddress: toAddressPathRequest(params.path_to_address) }),
     ...(params.gas_station_url === undefined
       ? {}
       : { gasStation: { url: params.gas_station_url, decimals: params.gas_station_decimals, policy: params.gas_station_policy?.policy ?? 'MeanAverageFast' } }),

@@ -1,0 +1,29 @@
+import type { StoredEvent } from '../../spec/events.ts';
+
+/**
+ * How many addresses of each HD account are known to be used, per wallet, coin, account and chain,
+ * from `CoinActivated` events. Unlike enabled coins it survives `SessionStarted`: it is what lets
+ * `scan_if_new_wallet` skip the scan on later activations, across restarts.
+ */
+export class HdAddressesProjection {
+  readonly #known = new Map<string, number>();
+  #position = 0;
+
+  apply(event: StoredEvent): void {
+    if (event.metadata.seq <= this.#position) return; // idempotent on redelivery
+    this.#position = event.metadata.seq;
+    if (event.type !== 'CoinActivated' || event.data.hd === undefined) return;
+    const { walletId, accountIndex, chain, knownAddresses } = event.data.hd;
+    const key = keyOf(walletId, event.data.ticker, accountIndex, chain);
+    this.#known.set(key, Math.max(this.#known.get(key) ?? 0, knownAddresses));
+  }
+
+  /** The recorded count, or `undefined` when this wallet never activated that account chain. */
+  known(walletId: string, ticker: string, accountId: number, chain: string): number | undefined {
+    return this.#known.get(keyOf(walletId, ticker, accountId, chain));
+  }
+}
+
+function keyOf(walletId: string, ticker: string, accountId: number, chain: string): string {
+  return `${walletId}\u0000${ticker}\u0000${accountId}\u0000${chain}`;
+}

@@ -1,0 +1,101 @@
+/**
+ * The HD key provider (behaviour notes §6): a BIP39 English mnemonic (empty BIP39 password) is the
+ * BIP32 root; a coin's key at an address path is `derivation_path/account'/chain/address_index`.
+ * The root and every derived private key live only in closures: no property, `JSON.stringify`,
+ * `util.inspect` or `toString` of the provider reveals them.
+ */
+import { HDNodeWallet, getBytes, hexlify } from 'ethers';
+import { hash160 } from './addresses.ts';
+import {
+  CHAIN_INDEX,
+  DEFAULT_ADDRESS_PATH,
+  chainIndex,
+  checkIndex,
+  coinDerivationPath,
+  deriveChild,
+  privateNode,
+  type PrivateNode,
+} from './bip32.ts';
+import { DerivationMethod, type AddressPath, type KeyCoin, type KeyProvider, type PublicKey } from './keyProvider.ts';
+import { mnemonicSeed } from './mnemonic.ts';
+import { revealPassphrase, sealProvider, type PassphraseInput } from './secrecy.ts';
+
+/** A mnemonic-backed provider, with the paths and the wallet id an address scanner needs. */
+export interface HdKeyProvider extends KeyProvider {
+  readonly derivationMethod: 'HDWallet';
+  /**
+   * Stable, non-secret id of the wallet: hex hash160 of the master public key (40 digits). Keys
+   * per-wallet state (e.g. stored address counts) without revealing anything.
+   */
+  readonly walletId: string;
+  /** The account's BIP32 path, e.g. `m/44'/60'/0'`. `InvalidRequest` without `derivation_path`. */
+  accountPath(coin: KeyCoin, accountId: number): string;
+  /** The full BIP32 path of an address, e.g. `m/44'/60'/0'/0/5`. */
+  addressPath(coin: KeyCoin, path: AddressPath): string;
+  /**
+   * The public key at `path` (default account 0, External, address 0). Rejects with
+   * `InvalidRequest` when the coin has no `derivation_path` or an index is out of range.
+   */
+  publicKey(coin: KeyCoin, path?: AddressPath): Promise<PublicKey>;
+}
+
+type ChainNodes = Readonly<Record<AddressPath['chain'], PrivateNode>>;
+
+/** Hardened derivations kept; beyond this the least recently used account is dropped. */
+const MAX_CACHED_ACCOUNTS = 256;
+
+/** Whether `keys` is an {@link HdKeyProvider} (hardware keys are `HDWallet` too, but are not). */
+export function isHdKeyProvider(keys: KeyProvider): keys is HdKeyProvider {
+  return keys.derivationMethod === DerivationMethod.HDWallet && 'walletId' in keys && 'addressPath' in keys;
+}
+
+/**
+ * Builds the HD provider from a mnemonic (whitespace is normalised). Throws `InvalidMnemonicError`
+ * (kind and word count only, never a word) for a wrong word count, an unknown word or a bad checksum.
+ */
+export function createHdKeyProvider(mnemonic: PassphraseInput): HdKeyProvider {
+  const root = HDNodeWallet.fromSeed(mnemonicSeed(revealPassphrase(mnemonic)));
+  const walletId = hexlify(hash160(getBytes(root.publicKey))).slice(2);
+  const chains = accountCache(root);
+
+  const accountPath = (coin: KeyCoin, accountId: number) =>
+    `${coinDerivationPath(coin)}/${checkIndex('account_id', accountId)}'`;
+
+  const provider: HdKeyProvider = {
+    derivationMethod: DerivationMethod.HDWallet,
+    walletId,
+    accountPath,
+    addressPath(coin, path) {
+      return `${accountPath(coin, path.accountId)}/${chainIndex(path.chain)}/${checkIndex('address_id', path.addressId)}`;
+    },
+    async publicKey(coin, path = DEFAULT_ADDRESS_PATH) {
+      chainIndex(path.chain); // refuses a chain other than External/Internal
+      const chain = chains(accountPath(coin, path.accountId))[path.chain];
+      const { publicKey } = deriveChild(chain, checkIndex('address_id', path.addressId));
+      return { ...publicKey, compressed: publicKey.compressed.slice() };
+    },
+  };
+  return sealProvider('HdKeyProvider', provider, { derivationMethod: DerivationMethod.HDWallet, walletId });
+}
+
+/**
+ * Account path → its External and Internal chain nodes. The hardened steps (ethers, several point
+ * multiplications each) run once per account; an address then costs one non-hardened step, so a
+ * gap-limit scan of hundreds of addresses stays cheap.
+ */
+function accountCache(root: HDNodeWallet): (accountPath: string) => ChainNodes {
+  const cache = new Map<string, ChainNodes>();
+  return (accountPath) => {
+    let chains = cache.get(accountPath);
+    if (chains !== undefined) {
+      cache.delete(accountPath); // re-inserted below: most recently used last
+    } else {
+      const account = root.derivePath(accountPath);
+      const node = privateNode(account.privateKey, getBytes(account.chainCode));
+      chains = { External: deriveChild(node, CHAIN_INDEX.External), Internal: deriveChild(node, CHAIN_INDEX.Internal) };
+      if (cache.size >= MAX_CACHED_ACCOUNTS) cache.delete(cache.keys().next().value as string);
+    }
+    cache.set(accountPath, chains);
+    return chains;
+  };
+}
