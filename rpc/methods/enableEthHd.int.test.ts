@@ -170,6 +170,25 @@ describe('HD wallet: EVM activation with gap-limit scanning (devnet)', () => {
     }
   });
 
+  test('scan rescans a known wallet and finds an address used since; scan_if_new_wallet does not', async () => {
+    const s = await hdStack();
+    try {
+      await s.v2('enable_eth_with_tokens', ethParams(devnet.url, { gap_limit: 5 }));
+      await devnet.request('hardhat_setBalance', [a[9]!, '0x5']); // used after the first scan
+      await s.legacy('disable_coin', { coin: 'ETH', force_disable: true });
+      const known = await s.v2('enable_eth_with_tokens', ethParams(devnet.url, { gap_limit: 5 }));
+      assert.equal(known.body.result.wallet_balance.accounts[0].addresses.length, 7, 'scan_if_new_wallet: the known 7 only');
+      await s.legacy('disable_coin', { coin: 'ETH', force_disable: true });
+      const rescanned = await s.v2('enable_eth_with_tokens', ethParams(devnet.url, { gap_limit: 5, scan_policy: 'scan' }));
+      const addresses = rescanned.body.result.wallet_balance.accounts[0].addresses;
+      assert.equal(addresses.length, 10);
+      assert.deepEqual(addresses[9].balance.ETH, { spendable: '0.000000000000000005', unspendable: '0' });
+    } finally {
+      await devnet.request('hardhat_setBalance', [a[9]!, '0x0']);
+      await s.stop();
+    }
+  });
+
   test('TRON: the same account scan with TRON addresses (the same 20 bytes as the 195 path keys)', async () => {
     const trx0 = evmAddress(await keys.publicKey({ coin: 'TRX', derivation_path: "m/44'/195'" }));
     const s = await hdStack({ tron: true });
