@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inspect } from 'node:util';
+import { printedForms } from '../testing/printedForms.ts';
 import { SigningKey } from 'ethers';
 import { isActivationError } from '../../spec/errors.ts';
 import { evmAddress, p2pkhAddress, tronAddress } from './addresses.ts';
@@ -119,15 +119,7 @@ describe('Iguana provider keeps the private key inside', () => {
   it('no property, JSON, inspect or toString shows it', async () => {
     const provider = createIguanaKeyProvider({ reveal: () => 'bob passphrase' });
     const needle = BOB_KEY.slice(2);
-    const outputs = [
-      JSON.stringify(provider),
-      String(provider),
-      `${provider}`,
-      inspect(provider, { showHidden: true, depth: Infinity, getters: true }),
-      inspect(Object.getOwnPropertyDescriptors(provider), { showHidden: true, depth: Infinity }),
-      JSON.stringify(await provider.publicKey(ETH)),
-      ...Reflect.ownKeys(provider).map((k) => inspect((provider as unknown as Record<PropertyKey, unknown>)[k], { showHidden: true })),
-    ];
+    const outputs = [...printedForms(provider), JSON.stringify(await provider.publicKey(ETH))];
     for (const text of outputs) {
       assert.ok(!text.toLowerCase().includes(needle), text);
       assert.ok(!text.includes('bob passphrase'), text);
