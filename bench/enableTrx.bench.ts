@@ -18,8 +18,8 @@ import { int64, parseJsonExact } from '../infra/tron/tronHttp.ts';
 import { formatAmount, parseAmount } from '../spec/amount.ts';
 import { integerFrom } from './benchConfig.ts';
 import { environment, saveResults } from './results.ts';
-import { summarize, type Summary } from './stats.ts';
-import { renderTable } from './table.ts';
+import { summarize } from './stats.ts';
+import { count, renderTable, wall } from './table.ts';
 
 const TOKEN_COUNTS = [0, 10, 50] as const;
 const TARGET_N = 50;
@@ -139,8 +139,6 @@ function analyze({ n, ours, baseline, nodeAloneMs }: { n: number; ours: Sample[]
   return { n, ours: o, baseline: b, speedup: b.wallMs.median / o.wallMs.median, nodeAloneMs: summarize(nodeAloneMs) };
 }
 
-const count = (s: Summary) => (s.min === s.max ? String(s.min) : `${s.min}–${s.max}`);
-const wall = (s: Summary) => `${s.median.toFixed(1)} [${s.min.toFixed(1)}–${s.max.toFixed(1)}]`;
 
 const stoppers: (() => Promise<unknown>)[] = [];
 try {

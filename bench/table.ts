@@ -15,11 +15,12 @@ const HEADERS = [
 ] as const;
 
 /** `7` when every run agreed, `6–7` otherwise. */
-function count(s: Summary): string {
+export function count(s: Summary): string {
   return s.min === s.max ? String(s.min) : `${s.min}–${s.max}`;
 }
 
-function wall(s: Summary): string {
+/** `62.2 [60.1–70.3]`: median [min–max], ms. */
+export function wall(s: Summary): string {
   return `${s.median.toFixed(1)} [${s.min.toFixed(1)}–${s.max.toFixed(1)}]`;
 }
 
