@@ -10,6 +10,7 @@ import type { Clock } from '../clock/clock.ts';
 import { TokenReadError } from '../failover/tokenReadError.ts';
 import type { ElectrumServer, ElectrumTls } from './electrumChannel.ts';
 import { ElectrumConnection, ElectrumConnectionError, ElectrumRpcError, type ElectrumCall } from './electrumConnection.ts';
+import { describeFailure, isLive, recovered, serverStates, statusOf, suspend, type ElectrumServerStatus, type ServerState } from './serverState.ts';
 
 export interface ElectrumPoolOptions {
   readonly servers: readonly ElectrumServer[];
@@ -41,22 +42,7 @@ export class ElectrumUnavailableError extends Error {
   }
 }
 
-interface ServerState {
-  readonly server: ElectrumServer;
-  readonly label: string;
-  connection?: ElectrumConnection;
-  connecting?: AbortController;
-  failures: number;
-  suspendedUntil: number;
-  lastError?: string;
-}
-
-/** A server's state as `status()` reports it. */
-export interface ElectrumServerStatus {
-  readonly server: string;
-  readonly state: 'connected' | 'connecting' | 'suspended' | 'idle';
-  readonly lastError?: string;
-}
+export type { ElectrumServerStatus };
 
 export class ElectrumPool {
   readonly #options: Required<Omit<ElectrumPoolOptions, 'tls'>> & { tls: ElectrumTls };
@@ -78,7 +64,7 @@ export class ElectrumPool {
       random: Math.random,
       ...options,
     };
-    this.#servers = options.servers.map((server) => ({ server, label: `${server.url} (${server.protocol})`, failures: 0, suspendedUntil: 0 }));
+    this.#servers = serverStates(options.servers);
   }
 
   /**
@@ -117,11 +103,7 @@ export class ElectrumPool {
   /** Connections per server, for diagnostics. */
   status(): ElectrumServerStatus[] {
     const now = this.#options.clock.now();
-    return this.#servers.map((s) => ({
-      server: s.label,
-      state: s.connection ? 'connected' : s.connecting ? 'connecting' : s.suspendedUntil > now ? 'suspended' : 'idle',
-      ...(s.lastError === undefined ? {} : { lastError: s.lastError }),
-    }));
+    return this.#servers.map((s) => statusOf(s, now));
   }
 
   /** Closes every connection and stops reconnecting. Idempotent. */
@@ -146,12 +128,7 @@ export class ElectrumPool {
       this.#fill(tried);
       if (!this.#servers.some((s) => s.connecting && !tried.has(s))) {
         const now = this.#options.clock.now();
-        for (const s of this.#servers) {
-          if (tried.has(s)) continue;
-          const reason = s.lastError ?? 'not tried';
-          const wait = s.suspendedUntil > now ? ` (suspended, retry in ${Math.ceil((s.suspendedUntil - now) / 1000)} s)` : '';
-          failures.push(`${s.label}: ${reason}${wait}`);
-        }
+        for (const s of this.#servers) if (!tried.has(s)) failures.push(describeFailure(s, now));
         throw new ElectrumUnavailableError(failures);
       }
       await this.#changed(signal);
@@ -161,8 +138,8 @@ export class ElectrumPool {
   /** Starts attempts in priority order until `minConnected` are open or pending (at most `maxConnected`). */
   #fill(tried: ReadonlySet<ServerState> = new Set()): void {
     if (this.#closed) return;
-    const live = () => this.#servers.filter((s) => s.connection || s.connecting).length;
-    const usable = () => this.#servers.filter((s) => (s.connection || s.connecting) && !tried.has(s)).length;
+    const live = () => this.#servers.filter(isLive).length;
+    const usable = () => this.#servers.filter((s) => isLive(s) && !tried.has(s)).length;
     while (live() < this.#options.maxConnected && (live() < this.#options.minConnected || usable() === 0)) {
       const next = this.#nextCandidate();
       if (!next) break;
@@ -183,7 +160,7 @@ export class ElectrumPool {
     const pending = this.#servers.some((s) => s.connecting);
     if (!pending || this.#servers.some((s) => s.connection)) return;
     this.#cancelStagger = this.#options.clock.setTimeout(() => {
-      const live = this.#servers.filter((s) => s.connection || s.connecting).length;
+      const live = this.#servers.filter(isLive).length;
       const next = live < this.#options.maxConnected && !this.#servers.some((s) => s.connection) ? this.#nextCandidate() : undefined;
       if (next) this.#connect(next);
       this.#scheduleStagger();
@@ -194,7 +171,7 @@ export class ElectrumPool {
   #scheduleRefill(): void {
     this.#cancelRefill?.();
     const now = this.#options.clock.now();
-    const live = this.#servers.filter((s) => s.connection || s.connecting).length;
+    const live = this.#servers.filter(isLive).length;
     const resumes = this.#servers.filter((s) => s.suspendedUntil > now).map((s) => s.suspendedUntil);
     if (this.#closed || live >= this.#options.minConnected || resumes.length === 0) return;
     this.#cancelRefill = this.#options.clock.setTimeout(() => this.#fill(), Math.min(...resumes) - now);
@@ -219,9 +196,7 @@ export class ElectrumPool {
       (connection) => {
         state.connecting = undefined;
         if (this.#closed) return connection.close();
-        state.connection = connection;
-        state.failures = 0;
-        delete state.lastError;
+        recovered(state, connection);
         this.#wake();
       },
       (error: unknown) => {
@@ -232,11 +207,8 @@ export class ElectrumPool {
   }
 
   #suspend(state: ServerState, reason: Error): void {
-    state.failures += 1;
-    state.lastError = reason.message;
-    const base = Math.min(this.#options.suspendInitialMs * 2 ** (state.failures - 1), this.#options.suspendMaxMs);
-    const jitter = 0.8 + 0.4 * this.#options.random(); // ±20 %, so many clients do not retry in step
-    state.suspendedUntil = this.#options.clock.now() + Math.round(base * jitter);
+    const o = this.#options;
+    suspend(state, reason, o.clock.now(), { initialMs: o.suspendInitialMs, maxMs: o.suspendMaxMs, random: o.random });
     this.#wake();
     this.#fill();
   }
