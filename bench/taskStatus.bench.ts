@@ -8,7 +8,8 @@
  * alternate the order (bare first, then ours first) so drift does not favour either.
  *
  * Env: BENCH_STATUS_TASKS (1000), BENCH_STATUS_CLIENTS (50), BENCH_STATUS_WARMUP_MS (1000),
- * BENCH_STATUS_DURATION_MS (5000), BENCH_STATUS_ROUNDS (2), BENCH_STATUS_CLIENT (`raw`, the
+ * BENCH_STATUS_DURATION_MS (3000), BENCH_STATUS_ROUNDS (4: the servers alternate, bare-ours-ours-bare…, so a
+ * machine whose speed drifts, as shared CI machines do, biases neither), BENCH_STATUS_CLIENT (`raw`, the
  * default: hand-written HTTP/1.1 on kept-alive sockets, light enough that the servers, not the load
  * generator, are the bottleneck on 2 cores; `http`: node:http with a keep-alive Agent, which
  * saturates its own core before the bare server does here).
@@ -50,8 +51,8 @@ function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tasks: integerFrom(env, 'BENCH_STATUS_TASKS', 1) ?? 1000,
     clients: integerFrom(env, 'BENCH_STATUS_CLIENTS', 1) ?? 50,
     warmupMs: integerFrom(env, 'BENCH_STATUS_WARMUP_MS', 0) ?? 1000,
-    durationMs: integerFrom(env, 'BENCH_STATUS_DURATION_MS', 100) ?? 5000,
-    rounds: integerFrom(env, 'BENCH_STATUS_ROUNDS', 1) ?? 2,
+    durationMs: integerFrom(env, 'BENCH_STATUS_DURATION_MS', 100) ?? 3000,
+    rounds: integerFrom(env, 'BENCH_STATUS_ROUNDS', 1) ?? 4,
   };
 }
 
