@@ -4,7 +4,13 @@
  * answer that says the node cannot serve us (refused, non-2xx, `{"Error": …}`, not JSON) is a
  * `TronNodeError`, so failover moves to the next node.
  */
-import { providers } from 'tronweb';
+import type { providers as TronProviders } from 'tronweb';
+
+type HttpProvider = InstanceType<typeof TronProviders.HttpProvider>;
+
+/** tronweb takes ~0.9 s to load: it is loaded on the first TRON request, not at service start. */
+let tronweb: Promise<typeof import('tronweb')> | undefined;
+const loadTronweb = () => (tronweb ??= import('tronweb'));
 
 /** A node failure (refused, HTTP error, busy or rate-limited, malformed answer): try the next node. */
 export class TronNodeError extends Error {
@@ -25,12 +31,13 @@ export interface TronHttp {
 /** A client of the node at `url` (its base URL, e.g. `https://api.trongrid.io`). */
 export function createTronHttp(url: string): TronHttp {
   // The failover's per-node timer governs; tronweb's own timeout is off (0).
-  const provider = new providers.HttpProvider(url, 0);
+  let provider: Promise<HttpProvider> | undefined;
+  const connect = () => (provider ??= loadTronweb().then(({ providers }) => new providers.HttpProvider(url, 0)));
   return {
     async post(path, body, signal) {
       let text: unknown;
       try {
-        const response = await provider.instance.request<unknown>({
+        const response = await (await connect()).instance.request<unknown>({
           url: path,
           method: 'post',
           data: body,
