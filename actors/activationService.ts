@@ -1,4 +1,5 @@
-import { ActivationError, ErrorType } from '../spec/errors.ts';
+import { ActivationError, ErrorType, errorSentence } from '../spec/errors.ts';
+import { invalidRequest } from './platformPlan.ts';
 import { parseCoinProtocol, protocolTypeName, type CoinEntry, type CoinProtocol } from '../spec/coins.ts';
 import type { CoinsConfig } from '../infra/config/index.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
@@ -14,11 +15,6 @@ import {
   type PlatformActivationCommand,
 } from './chainFamily.ts';
 import type { CoinRegistry } from './coinRegistry.ts';
-
-/** A legacy-method refusal: only its message reaches the client (`{"error": message}`). */
-function legacyError(message: string): ActivationError {
-  return new ActivationError(ErrorType.InvalidRequest, message, message);
-}
 
 /** The HD wallet of the session (HD mode only). */
 export interface HdWallet {
@@ -74,7 +70,7 @@ export class ActivationService {
     const path = this.#coins.find(ticker)?.derivation_path;
     if (path === undefined) {
       const message = `coin ${ticker} has no derivation_path in the coins file: a hardware key cannot derive its address`;
-      throw new ActivationError(ErrorType.InvalidRequest, message, message);
+      throw invalidRequest(message);
     }
     return `${path}/0'/0/0`;
   }
@@ -84,7 +80,7 @@ export class ActivationService {
     const { ticker } = command;
     if (command.keyPolicy === KeyPolicy.RemoteWallet) {
       const message = 'RemoteWallet policy needs a connected remote-wallet session; none is known';
-      throw new ActivationError(ErrorType.PrivKeyNotAllowed, message, message);
+      throw errorSentence(ErrorType.PrivKeyNotAllowed, message);
     }
     const platform = this.#coins.find(ticker);
     if (platform === undefined) {
@@ -137,10 +133,10 @@ export class ActivationService {
     const { entry, protocol } = this.legacyPrecheck(ticker, requestMm2);
     const type = protocolTypeName(protocol);
     if (type === 'TRX' || type === 'TRC20') {
-      throw legacyError(`${type} protocol is not supported by lp_coininit: TRON coins are activated with enable_eth_with_tokens or task::enable_eth::init`);
+      throw invalidRequest(`${type} protocol is not supported by lp_coininit: TRON coins are activated with enable_eth_with_tokens or task::enable_eth::init`);
     }
     const family = this.#families.find((f) => f.serves[kind]?.includes(type));
-    if (family === undefined) throw legacyError(`${type} protocol is not supported by ${kind} in this version`);
+    if (family === undefined) throw invalidRequest(`${type} protocol is not supported by ${kind} in this version`);
     return { family, context: { platform: entry, platformProtocol: protocol, coins: this.#coins } };
   }
 
@@ -155,10 +151,10 @@ export class ActivationService {
     }
     const entry = this.#coins.find(ticker);
     if (entry?.mm2 === undefined && requestMm2 === undefined) {
-      throw legacyError('mm2 param is not set neither in coins config nor enable request, assuming that coin is not supported');
+      throw invalidRequest('mm2 param is not set neither in coins config nor enable request, assuming that coin is not supported');
     }
     if (entry?.protocol === undefined) {
-      throw legacyError(
+      throw invalidRequest(
         '"protocol" field is missing in coins file. The file format is deprecated, please execute ./mm2 update_config command to convert it or download a new one',
       );
     }

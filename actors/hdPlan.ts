@@ -3,10 +3,10 @@
  * `min_addresses_number`): which address is enabled and how far to scan, resolved against the
  * coin's `derivation_path` and the address count earlier activations recorded.
  */
-import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { CoinEntry } from '../spec/coins.ts';
 import type { HdScanPlan } from '../machines/activation.types.ts';
 import { ScanPolicy } from './hdScan.ts';
+import { invalidRequest } from './platformPlan.ts';
 
 /** `path_to_address`: the parts, or a full `derivation_path`. */
 export interface AddressPathRequest {
@@ -27,19 +27,15 @@ export interface HdRequest {
 /** The reference's default gap limit. */
 export const DEFAULT_GAP_LIMIT = 20;
 
-function invalid(message: string): ActivationError {
-  return new ActivationError(ErrorType.InvalidRequest, message, message);
-}
-
 /** The enabled address's account, chain and index; a full path must lie under the coin's. */
 export function resolveAddressPath(entry: CoinEntry, request: AddressPathRequest | undefined): { accountId: number; chain: 'External' | 'Internal'; addressId: number } {
   const base = entry.derivation_path;
-  if (base === undefined) throw invalid(`${entry.coin} has no derivation_path in the coins file: HD mode needs one`);
+  if (base === undefined) throw invalidRequest(`${entry.coin} has no derivation_path in the coins file: HD mode needs one`);
   if (request?.derivationPath !== undefined) {
     const escaped = base.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     const match = new RegExp(`^${escaped}/(\\d+)'/([01])/(\\d+)$`).exec(request.derivationPath);
     if (!match) {
-      throw invalid(`params.path_to_address.derivation_path: expected ${base}/<account>'/<0|1>/<index> for ${entry.coin}`);
+      throw invalidRequest(`params.path_to_address.derivation_path: expected ${base}/<account>'/<0|1>/<index> for ${entry.coin}`);
     }
     return { accountId: Number(match[1]), chain: match[2] === '1' ? 'Internal' : 'External', addressId: Number(match[3]) };
   }
@@ -57,7 +53,7 @@ export function resolveHdScan(entry: CoinEntry, request: HdRequest | undefined, 
   const policy = request?.scanPolicy ?? ScanPolicy.ScanIfNewWallet;
   const scan = policy === ScanPolicy.Scan || (policy === ScanPolicy.ScanIfNewWallet && recorded === undefined);
   const gapLimit = request?.gapLimit ?? DEFAULT_GAP_LIMIT;
-  if (scan && gapLimit < 1) throw invalid('params.gap_limit: must be at least 1 to scan');
+  if (scan && gapLimit < 1) throw invalidRequest('params.gap_limit: must be at least 1 to scan');
   return {
     ...path,
     gapLimit,

@@ -3,7 +3,7 @@
  * each token in request order (config → protocol parse → the family's token protocol and address
  * → same platform), then the nodes. Pure; throws the first failure as an `ActivationError`.
  */
-import { ActivationError, ErrorType } from '../spec/errors.ts';
+import { ActivationError, ErrorType, errorSentence } from '../spec/errors.ts';
 import { parseCoinProtocol } from '../spec/coins.ts';
 import { urlLabel } from '../infra/failover/nodeFailover.ts';
 import type { PlanContext, PlatformActivationCommand } from './chainFamily.ts';
@@ -68,7 +68,7 @@ function planToken(ticker: string, platform: string, { coins }: PlanContext, rul
 export function planHttpNodes(command: PlatformActivationCommand, why = 'expected an http:// or https:// URL'): string[] {
   if (command.nodes.length === 0) {
     const message = `Enable request for ${command.ticker} coin must have at least 1 node`;
-    throw new ActivationError(ErrorType.AtLeastOneNodeRequired, message, message);
+    throw errorSentence(ErrorType.AtLeastOneNodeRequired, message);
   }
   return command.nodes.map((node, index) => {
     if (!/^https?:\/\/[^/]/i.test(node.url) || !URL.canParse(node.url)) {
@@ -80,5 +80,5 @@ export function planHttpNodes(command: PlatformActivationCommand, why = 'expecte
 
 /** `InvalidRequest` whose `error` and `error_data` are the same sentence. */
 export function invalidRequest(message: string): ActivationError {
-  return new ActivationError(ErrorType.InvalidRequest, message, message);
+  return errorSentence(ErrorType.InvalidRequest, message);
 }

@@ -109,6 +109,14 @@ export class ActivationError extends Error {
   }
 }
 
+/**
+ * An error whose `error` and `error_data` are the same sentence: how most refusals are reported
+ * (a legacy method shows only the sentence).
+ */
+export function errorSentence(errorType: ErrorType, message: string, options?: ActivationErrorOptions): ActivationError {
+  return new ActivationError(errorType, message, message, options);
+}
+
 /** Type guard that survives module duplication (checks the brand, not the prototype). */
 export function isActivationError(e: unknown): e is ActivationError {
   return e instanceof ActivationError || (e instanceof Error && e.name === 'ActivationError' && 'errorType' in e);

@@ -9,7 +9,7 @@
  * `(average + fast) / 2`, truncated only after scaling. E.g. average 500, fast 1000, decimals 8 →
  * 750 × 10^8 wei = 75 gwei.
  */
-import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import { ErrorType, errorSentence } from '../../spec/errors.ts';
 import type { GasStationSpec } from '../../actors/chainFamily.ts';
 import type { Clock } from '../clock/clock.ts';
 import { urlLabel } from '../failover/nodeFailover.ts';
@@ -61,7 +61,7 @@ export async function readGasStationPrice(
     if (signal.aborted) throw signal.reason;
     const reason = timeout.signal.aborted ? (timeout.signal.reason as Error).message : describe(error);
     const message = `Failed to get the gas price from the gas station ${urlLabel(station.url)}: ${reason}`;
-    throw new ActivationError(ErrorType.Transport, message, message, { cause: error });
+    throw errorSentence(ErrorType.Transport, message, { cause: error });
   } finally {
     cancelTimer();
   }

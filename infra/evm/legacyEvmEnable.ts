@@ -3,7 +3,7 @@
  * balance through the coin's `urls` with failover, and, when a gas station is given, its price,
  * queried concurrently. Either failing fails the activation, so nothing is registered.
  */
-import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import { ActivationError, ErrorType, errorSentence } from '../../spec/errors.ts';
 import type { EnableActivationCommand, PlanContext } from '../../actors/chainFamily.ts';
 import { activatedPlatform } from '../../actors/platformRead.ts';
 import { ChainFamilyId, type ActivatedCoin, type ActivationPlan } from '../../machines/activation.types.ts';
@@ -75,7 +75,7 @@ function rethrowNodesError(ticker: string, error: unknown): never {
   const cause = error instanceof ActivationError ? error.cause : undefined;
   if (cause instanceof AllNodesFailedError) {
     const message = `All the current rpc nodes for ${ticker} are unavailable: ${cause.failures.map((f) => `${f.label}: ${f.reason}`).join('; ')}`;
-    throw new ActivationError(ErrorType.Transport, message, message, { cause });
+    throw errorSentence(ErrorType.Transport, message, { cause });
   }
   throw error;
 }

@@ -1,4 +1,4 @@
-import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import { ErrorType, errorSentence } from '../../spec/errors.ts';
 import type { Clock } from '../clock/clock.ts';
 import { AllNodesFailedError, tryNodesInOrder, urlLabel } from './nodeFailover.ts';
 import { TokenReadError } from './tokenReadError.ts';
@@ -38,7 +38,7 @@ export async function readFromNodes<T>(
     return value;
   } catch (error) {
     if (error instanceof AllNodesFailedError || error instanceof TokenReadError) {
-      throw new ActivationError(ErrorType.Transport, error.message, error.message, { cause: error });
+      throw errorSentence(ErrorType.Transport, error.message, { cause: error });
     }
     throw error;
   }

@@ -1,5 +1,5 @@
 import type { CoinEntry } from '../../spec/coins.ts';
-import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import { ErrorType, errorSentence } from '../../spec/errors.ts';
 import type { PlanContext, PlatformActivationCommand } from '../../actors/chainFamily.ts';
 import { invalidRequest, planHttpNodes, planTokens, type PlannedToken, type TokenRule } from '../../actors/platformPlan.ts';
 import { KeyPolicy } from '../../machines/activation.types.ts';
@@ -32,7 +32,7 @@ const TRC20_RULE: TokenRule = {
 export function planTronActivation(command: PlatformActivationCommand, context: PlanContext): TronPlanParams {
   if (command.keyPolicy === KeyPolicy.Hardware) {
     const message = `Hardware policy is not supported for ${command.ticker}: TRON activates with the wallet's own key only`;
-    throw new ActivationError(ErrorType.PrivKeyNotAllowed, message, message);
+    throw errorSentence(ErrorType.PrivKeyNotAllowed, message);
   }
   if (command.nftRequested) {
     throw invalidRequest(`params.nft_req: TRON (${command.ticker}) has no NFT support; omit nft_req`);

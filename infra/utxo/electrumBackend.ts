@@ -1,6 +1,6 @@
 /** A UTXO coin (or QRC20 token) read over an Electrum pool (spec 4.6). */
 import { crypto as btcCrypto } from 'bitcoinjs-lib';
-import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import { ErrorType, errorSentence } from '../../spec/errors.ts';
 import type { Clock } from '../clock/clock.ts';
 import { ElectrumRpcError } from '../electrum/electrumConnection.ts';
 import { ElectrumPool, ElectrumUnavailableError } from '../electrum/electrumPool.ts';
@@ -66,11 +66,11 @@ function reader(ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, 
 function electrumError(ticker: string, error: unknown): unknown {
   if (error instanceof ElectrumUnavailableError) {
     const message = `All electrum servers for ${ticker} are unavailable: ${error.failures.join('; ')}`;
-    return new ActivationError(ErrorType.Transport, message, message, { cause: error });
+    return errorSentence(ErrorType.Transport, message, { cause: error });
   }
   if (error instanceof ElectrumRpcError || error instanceof TokenReadError) {
     const message = `${ticker}: ${error.message}`;
-    return new ActivationError(ErrorType.Transport, message, message, { cause: error });
+    return errorSentence(ErrorType.Transport, message, { cause: error });
   }
   return error;
 }

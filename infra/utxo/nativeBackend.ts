@@ -3,7 +3,7 @@
  * 127.0.0.1:<rpcport>, credentials from the daemon's config file. The wallet's address must be
  * imported into the daemon (spec 1.5); the balance is the sum of `listunspent` for it.
  */
-import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import { ActivationError, ErrorType, errorSentence } from '../../spec/errors.ts';
 import type { Clock } from '../clock/clock.ts';
 import { amountField, parseRpcJsonExact } from './daemonAmounts.ts';
 import { DaemonConfError, readDaemonCredentials } from './daemonConf.ts';
@@ -25,7 +25,7 @@ export async function createNativeBackend(ticker: string, params: NativePlanPara
   try {
     credentials = await readDaemonCredentials(params.entry, params.confPath);
   } catch (error) {
-    if (error instanceof DaemonConfError) throw new ActivationError(ErrorType.InvalidRequest, error.message, error.message);
+    if (error instanceof DaemonConfError) throw errorSentence(ErrorType.InvalidRequest, error.message);
     throw error;
   }
   const endpoint = `127.0.0.1:${credentials.port}`;
@@ -88,5 +88,5 @@ function nativeError(ticker: string, endpoint: string, error: unknown): Activati
   } else {
     message = `Failed to connect to the native daemon of ${ticker} at ${endpoint}: ${error instanceof Error ? error.message : String(error)}`;
   }
-  return new ActivationError(ErrorType.Transport, message, message, { cause: error });
+  return errorSentence(ErrorType.Transport, message, { cause: error });
 }

@@ -6,7 +6,8 @@
  */
 import type { ElectrumActivationCommand, ElectrumServerSpec, EnableActivationCommand, PlanContext } from '../../actors/chainFamily.ts';
 import type { CoinEntry } from '../../spec/coins.ts';
-import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import { ErrorType, errorSentence } from '../../spec/errors.ts';
+import { invalidRequest } from '../../actors/platformPlan.ts';
 import { parseHostPort } from '../electrum/electrumChannel.ts';
 import { resolveAddressPath, type AddressPathRequest } from '../../actors/hdPlan.ts';
 import type { AddressPath } from '../keys/keyProvider.ts';
@@ -48,28 +49,23 @@ export const MATURE_CONFIRMATIONS_DEFAULT = 100;
 
 const HEX40 = /^(?:0x)?([0-9a-fA-F]{40})$/;
 
-/** A refusal in the legacy form: only the message reaches the client. */
-export function legacyRefusal(message: string, type: ErrorType = ErrorType.InvalidRequest): ActivationError {
-  return new ActivationError(type, message, message);
-}
-
 export function planElectrum(command: ElectrumActivationCommand, { platform: entry, platformProtocol }: PlanContext): ElectrumPlanParams {
   const servers = command.servers;
-  if (servers === undefined) throw legacyRefusal('servers: a list of electrum servers ({"url": "host:port", "protocol": "TCP"|"SSL"|"WSS"}) is required');
+  if (servers === undefined) throw invalidRequest('servers: a list of electrum servers ({"url": "host:port", "protocol": "TCP"|"SSL"|"WSS"}) is required');
   servers.forEach((server, i) => {
-    if (parseHostPort(server.url) === undefined) throw legacyRefusal(`servers[${i}].url ${JSON.stringify(server.url.slice(0, 100))}: expected host:port`);
+    if (parseHostPort(server.url) === undefined) throw invalidRequest(`servers[${i}].url ${JSON.stringify(server.url.slice(0, 100))}: expected host:port`);
   });
   const minConnected = command.minConnected ?? 1;
   const maxConnected = command.maxConnected ?? servers.length;
-  if (minConnected < 1) throw legacyRefusal('min_connected should be greater than 0');
-  if (minConnected > maxConnected) throw legacyRefusal(`min_connected (${minConnected}) must be <= max_connected (${maxConnected})`);
+  if (minConnected < 1) throw invalidRequest('min_connected should be greater than 0');
+  if (minConnected > maxConnected) throw invalidRequest(`min_connected (${minConnected}) must be <= max_connected (${maxConnected})`);
   const base = planBase(command, entry, command.addressFormat);
   let qrc20Contract: string | undefined;
   if (platformProtocol.type === 'QRC20') {
     qrc20Contract = HEX40.exec(platformProtocol.contractAddress)?.[1]?.toLowerCase();
-    if (qrc20Contract === undefined) throw legacyRefusal(`${command.ticker}: QRC20 contract_address must be 40 hex digits`, ErrorType.CoinProtocolParseError);
+    if (qrc20Contract === undefined) throw errorSentence(ErrorType.CoinProtocolParseError, `${command.ticker}: QRC20 contract_address must be 40 hex digits`);
     for (const [field, value] of [['swap_contract_address', command.swapContractAddress], ['fallback_swap_contract', command.fallbackSwapContract]] as const) {
-      if (value !== undefined && !HEX40.test(value)) throw legacyRefusal(`${field}: expected a QRC20 contract address (40 hex digits)`);
+      if (value !== undefined && !HEX40.test(value)) throw invalidRequest(`${field}: expected a QRC20 contract address (40 hex digits)`);
     }
   }
   return {
@@ -86,7 +82,7 @@ export function planElectrum(command: ElectrumActivationCommand, { platform: ent
 export function planNative(command: EnableActivationCommand, { platform: entry }: PlanContext): NativePlanParams {
   const base = planBase(command, entry, undefined);
   const conf = daemonConfPath(entry);
-  if ('problem' in conf) throw legacyRefusal(conf.problem);
+  if ('problem' in conf) throw invalidRequest(conf.problem);
   return { ...base, mode: 'native', confPath: conf.path };
 }
 
@@ -102,7 +98,7 @@ function planBase(
   addressFormat: ElectrumActivationCommand['addressFormat'],
 ): UtxoPlanBase {
   const rule = utxoAddressRule(addressFormat === undefined ? entry : { ...entry, address_format: addressFormat });
-  if ('problem' in rule) throw legacyRefusal(`${command.ticker}: ${rule.problem}`);
+  if ('problem' in rule) throw invalidRequest(`${command.ticker}: ${rule.problem}`);
   return {
     entry,
     ...(command.pathToAddress === undefined ? {} : { addressPath: resolveAddressPath(entry, command.pathToAddress) }),

@@ -1,4 +1,5 @@
-import { ActivationError, ErrorType } from '../../spec/errors.ts';
+import { ErrorType, errorSentence } from '../../spec/errors.ts';
+import { invalidRequest } from '../../actors/platformPlan.ts';
 import {
   enableEthWithTokensParams,
   type AddressPath,
@@ -15,11 +16,11 @@ import { defineMethod, RpcVersion } from '../methods.ts';
 /** Wire params → domain command. Policies this native build cannot serve are `InvalidRequest`. */
 export function toPlatformCommand(params: EnableEthWithTokensParams, via: PlatformActivationCommand['via']): PlatformActivationCommand {
   if (params.rpc_mode === 'BrowserWallet') {
-    throw invalid('params.rpc_mode: BrowserWallet is only available on WebAssembly builds; use Default');
+    throw invalidRequest('params.rpc_mode: BrowserWallet is only available on WebAssembly builds; use Default');
   }
   const policy = typeof params.priv_key_policy === 'string' ? params.priv_key_policy : params.priv_key_policy?.type;
   if (policy === 'BrowserWallet') {
-    throw invalid('params.priv_key_policy: BrowserWallet is only available on WebAssembly builds');
+    throw invalidRequest('params.priv_key_policy: BrowserWallet is only available on WebAssembly builds');
   }
   return {
     kind: CommandKind.Platform,
@@ -57,10 +58,6 @@ function toHdRequest(params: EnableEthWithTokensParams): HdRequest {
   };
 }
 
-function invalid(message: string): ActivationError {
-  return new ActivationError(ErrorType.InvalidRequest, message, message);
-}
-
 /** `enable_eth_with_tokens` (v2). */
 export function enableEthWithTokensMethod(service: ActivationService) {
   return defineMethod({
@@ -70,7 +67,7 @@ export function enableEthWithTokensMethod(service: ActivationService) {
       const command = toPlatformCommand(params, ActivationVia.EnableEthWithTokens);
       if (command.keyPolicy === KeyPolicy.Hardware) {
         const message = 'Hardware policy must be activated within task manager (task::enable_eth::init)';
-        throw new ActivationError(ErrorType.PrivKeyNotAllowed, message, message);
+        throw errorSentence(ErrorType.PrivKeyNotAllowed, message);
       }
       const coin = await service.enablePlatformWithTokens(command);
       return renderActivationResult(summarizeActivation(coin, 0), params.get_balances);
