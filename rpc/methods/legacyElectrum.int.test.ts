@@ -198,6 +198,7 @@ describe('legacy electrum against the devnet Electrum server (litecoind regtest)
       await eventually(() => a!.connections() === 1 && b!.connections() === 1, 'two connections, in priority order');
       assert.equal(c!.connections(), 0, 'max_connected 2: the third server is not used');
       assert.deepEqual((await s.legacy('disable_coin', { coin: COIN })).body, { result: { coin: COIN, cancelled_orders: [], passivized: false } });
+      await eventually(() => a!.openSessions() === 0 && b!.openSessions() === 0, 'both connections closed by disable_coin');
       // a fresh activation opens new connections: the old ones were closed, not reused
       await s.legacy('electrum', { coin: COIN, servers: servers.slice(0, 1) });
       assert.equal(a!.connections(), 2);

@@ -16,6 +16,8 @@ describe('legacy electrum: request checks in the reference order (spec 7.2, note
         { coin: 'NOPROTO', mm2: 1, pubtype: 60 },
         { coin: 'SEGWIT-NOHRP', mm2: 1, address_format: { format: 'segwit' }, protocol: { type: 'UTXO' } },
         { coin: 'ATOM', mm2: 1, protocol: { type: 'TENDERMINT', protocol_data: {} } },
+        { coin: 'QTOK-QRC20', mm2: 1, pubtype: 120, protocol: { type: 'QRC20', protocol_data: { platform: 'QTUM', contract_address: '0x2f754733acd6d753731c00fee32cb484551cc15d' } } },
+        { coin: 'QBAD-QRC20', mm2: 1, pubtype: 120, protocol: { type: 'QRC20', protocol_data: { platform: 'QTUM', contract_address: 'not-hex' } } },
       ],
     });
   });
@@ -35,6 +37,8 @@ describe('legacy electrum: request checks in the reference order (spec 7.2, note
     ['a server that is not host:port', async () => ({ coin: 'KMD', servers: [tcp('electrum.example')] }), 'servers[0].url "electrum.example": expected host:port'],
     ['segwit without bech32_hrp', async () => ({ coin: 'SEGWIT-NOHRP', servers: [tcp(await deadServer())] }), 'SEGWIT-NOHRP: address_format segwit needs bech32_hrp in the coins file'],
     ['a protocol electrum does not serve', async () => ({ coin: 'ATOM', servers: [tcp(await deadServer())] }), 'TENDERMINT protocol is not supported by electrum in this version'],
+    ['a QRC20 swap contract that is not 40 hex digits', async () => ({ coin: 'QTOK-QRC20', servers: [tcp(await deadServer())], swap_contract_address: 'nope' }), 'swap_contract_address: expected a QRC20 contract address (40 hex digits)'],
+    ['a QRC20 entry whose contract is not 40 hex digits', async () => ({ coin: 'QBAD-QRC20', servers: [tcp(await deadServer())] }), 'QBAD-QRC20: QRC20 contract_address must be 40 hex digits'],
     ['TRON', async () => ({ coin: 'TRX', mm2: 1, servers: [tcp(await deadServer())] }), /^TRX protocol is not supported by lp_coininit/],
   ];
   for (const [name, body, message] of cases) {

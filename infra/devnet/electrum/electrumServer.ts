@@ -55,6 +55,8 @@ export interface ElectrumServer {
   readonly hits: readonly string[];
   /** TCP connections received since start, on all transports, including refused ones. */
   connections(): number;
+  /** Sessions open right now (refused connections never open one). */
+  openSessions(): number;
   setMode(mode: ElectrumServerMode): void;
   /** Closes the listeners and drops every connection. Idempotent. */
   stop(): Promise<void>;
@@ -139,6 +141,7 @@ export async function startElectrumServer(options: ElectrumServerOptions): Promi
     wss: addresses.WSS,
     hits,
     connections: () => accepted,
+    openSessions: () => [...hub.sessions()].length,
     setMode: (next) => void (mode = next),
     stop: () => (stopping ??= notifier.stop().then(stopListeners).then(() => {})),
   };
