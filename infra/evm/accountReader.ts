@@ -2,7 +2,7 @@ import { Interface, getBigInt, type JsonRpcProvider } from 'ethers';
 import type { PlannedToken } from '../../actors/platformPlan.ts';
 import type { PlatformRead } from '../../actors/platformRead.ts';
 import type { AddressRead } from '../../actors/hdScan.ts';
-import { TokenReadError } from '../failover/tokenReadError.ts';
+import { settleRoundTrip, TokenReadError } from '../failover/tokenReadError.ts';
 import { EvmNodeError } from './evmProvider.ts';
 
 const erc20 = new Interface([
@@ -36,11 +36,7 @@ export async function readAccount(
     balance: withBalances ? tokenCall(provider, token, 'balanceOf', balanceOfCall) : undefined,
     decimals: token.decimals === undefined ? tokenCall(provider, token, 'decimals', DECIMALS_CALL) : undefined,
   }));
-  // Wait for the whole batch (one round trip) so no rejection is left unobserved, then report a
-  // node failure before a token failure: the former makes failover try the next node.
-  const pending = [block, native, ...tokenReads.flatMap((r) => [r.balance, r.decimals])].filter((p) => p !== undefined);
-  const failures = (await Promise.allSettled(pending)).flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
-  if (failures.length > 0) throw failures.find((e) => e instanceof EvmNodeError) ?? failures[0];
+  await settleRoundTrip([block, native, ...tokenReads.flatMap((r) => [r.balance, r.decimals])]);
   return {
     currentBlock: Number(getBigInt((await block) as string)),
     native: native === undefined ? undefined : getBigInt((await native) as string),
@@ -73,9 +69,7 @@ export async function readAddresses(
       tokens: tokens.map((t) => tokenCall(provider, t, 'balanceOf', balanceOfCall)),
     };
   });
-  const pending = [block, ...decimals, ...perAddress.flatMap((a) => [a.txCount, a.native, ...a.tokens])];
-  const failures = (await Promise.allSettled(pending)).flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
-  if (failures.length > 0) throw failures.find((e) => e instanceof EvmNodeError) ?? failures[0];
+  await settleRoundTrip([block, ...decimals, ...perAddress.flatMap((a) => [a.txCount, a.native, ...a.tokens])]);
   return {
     currentBlock: Number(getBigInt((await block) as string)),
     decimals: (await Promise.all(decimals)).map(Number),

@@ -10,3 +10,13 @@ export class TokenReadError extends Error {
     this.ticker = ticker;
   }
 }
+
+/**
+ * Waits for every call of one round trip (so no rejection is left unobserved), then rethrows a
+ * node failure before a token failure: only the former should make failover try the next node.
+ */
+export async function settleRoundTrip(pending: readonly (Promise<unknown> | undefined)[]): Promise<void> {
+  const results = await Promise.allSettled(pending.filter((p) => p !== undefined));
+  const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  if (failures.length > 0) throw failures.find((e) => !(e instanceof TokenReadError)) ?? failures[0];
+}

@@ -6,7 +6,7 @@
 import type { PlannedToken } from '../../actors/platformPlan.ts';
 import type { PlatformRead } from '../../actors/platformRead.ts';
 import type { AddressRead } from '../../actors/hdScan.ts';
-import { TokenReadError } from '../failover/tokenReadError.ts';
+import { settleRoundTrip, TokenReadError } from '../failover/tokenReadError.ts';
 import { evmToTronBase58 } from '../keys/tronAddress.ts';
 import { int64, TronNodeError, type TronHttp, type TronJson } from './tronHttp.ts';
 
@@ -36,9 +36,7 @@ export async function readTronAccount(
     balance: withBalances ? call(token, 'balanceOf(address)', parameter) : undefined,
     decimals: token.decimals === undefined ? call(token, 'decimals()') : undefined,
   }));
-  const pending = [block, native, ...tokenReads.flatMap((r) => [r.balance, r.decimals])].filter((p) => p !== undefined);
-  const failures = (await Promise.allSettled(pending)).flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
-  if (failures.length > 0) throw failures.find((e) => !(e instanceof TokenReadError)) ?? failures[0];
+  await settleRoundTrip([block, native, ...tokenReads.flatMap((r) => [r.balance, r.decimals])]);
   return {
     currentBlock: await block,
     native: await native,
@@ -71,9 +69,7 @@ export async function readTronAddresses(
     account: http.post('/wallet/getaccount', { address: evmToTronBase58(owner), visible: true }, signal),
     tokens: tokens.map((t) => call(t, owner, 'balanceOf(address)', owner.slice(2).toLowerCase().padStart(64, '0'))),
   }));
-  const pending = [block, ...decimals, ...perAddress.flatMap((a) => [a.account, ...a.tokens])];
-  const failures = (await Promise.allSettled(pending)).flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
-  if (failures.length > 0) throw failures.find((e) => !(e instanceof TokenReadError)) ?? failures[0];
+  await settleRoundTrip([block, ...decimals, ...perAddress.flatMap((a) => [a.account, ...a.tokens])]);
   return {
     currentBlock: await block,
     decimals: (await Promise.all(decimals)).map(Number),
