@@ -6,14 +6,14 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatStartupError, isConfigError, loadNodeConfig } from './infra/config/index.ts';
-import { startService } from './infra/service.ts';
+import { startService } from './service.ts';
 
 async function main(): Promise<void> {
   const explicitConf = process.env.MM_CONF_PATH !== undefined && process.env.MM_CONF_PATH !== '';
   const devMode = !explicitConf && !existsSync(resolve('MM2.json'));
   let stop: () => Promise<void>;
   if (devMode) {
-    const { startDevMode } = await import('./infra/devnet/devMode.ts'); // hardhat loads only here
+    const { startDevMode } = await import('./devnet/devMode/devMode.ts'); // hardhat loads only here
     const dev = await startDevMode({ dir: resolve('.devnet') });
     process.stdout.write(dev.banner);
     stop = dev.stop;

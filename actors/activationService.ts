@@ -13,7 +13,7 @@ import {
   type EnableActivationCommand,
   type PlanContext,
   type PlatformActivationCommand,
-} from './chainFamily.ts';
+} from './ports/chainFamily.ts';
 import type { CoinRegistry } from './coinRegistry.ts';
 
 /** The HD wallet of the session (HD mode only). */

@@ -1,12 +1,12 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeCoin, fakePlan, fakeToken } from '../infra/testing/fixtures.ts';
+import { fakeCoin, fakePlan, fakeToken } from '../devnet/testing/fixtures.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoinRegistry, type ActivateCoin } from './coinRegistry.ts';
-import { EmbeddedEventLog } from '../events/embeddedEventLog.ts';
-import type { EventLog } from '../events/eventLog.ts';
+import { EmbeddedEventLog } from '../events/log/embeddedEventLog.ts';
+import type { EventLog } from '../events/log/eventLog.ts';
 import type { ActivatedCoin, ActivationPlan } from '../machines/activation.types.ts';
 import { ErrorType, isActivationError, ActivationError } from '../spec/errors.ts';
 import type { StoredEvent } from '../spec/events.ts';

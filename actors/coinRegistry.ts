@@ -1,7 +1,7 @@
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
-import { coinStream, type EventLog } from '../events/eventLog.ts';
+import { coinStream, type EventLog } from '../events/log/eventLog.ts';
 import { coinActivationMachine } from '../machines/coinActivation.machine.ts';
 import type { ActivatedCoin, ActivationPlan } from '../machines/activation.types.ts';
 

@@ -1,5 +1,5 @@
 import { fromCallback, type AnyEventObject } from 'xstate';
-import type { HardwareWallet } from '../infra/hardware/hardwareWallet.ts';
+import type { HardwareWallet } from './ports/hardwareWallet.ts';
 import type { DeviceSessionEvent } from '../machines/enableEthTask.machine.ts';
 
 /**

@@ -1,14 +1,14 @@
 import { createActor, fromCallback, fromPromise, type Actor } from 'xstate';
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
-import { taskStream, type EventLog } from '../events/eventLog.ts';
+import { taskStream, type EventLog } from '../events/log/eventLog.ts';
 import type { TaskRecord, TaskStatusProjection } from '../events/projections/taskStatus.ts';
 import { enableEthTaskMachine, type PlannedTask } from '../machines/enableEthTask.machine.ts';
 import { KeyPolicy, summarizeActivation, type ActivatedCoin } from '../machines/activation.types.ts';
-import type { Clock } from '../infra/clock/clock.ts';
-import type { HardwareWallet } from '../infra/hardware/hardwareWallet.ts';
+import type { Clock } from '../kernel/clock.ts';
+import type { HardwareWallet } from './ports/hardwareWallet.ts';
 import type { ActivationService } from './activationService.ts';
-import type { PlatformActivationCommand } from './chainFamily.ts';
+import type { PlatformActivationCommand } from './ports/chainFamily.ts';
 import type { CoinRegistry, Reservation } from './coinRegistry.ts';
 import { xstateClock } from './xstateClock.ts';
 import { deviceSessionActor } from './deviceSession.ts';

@@ -5,7 +5,7 @@
  */
 import type { CoinEntry } from '../spec/coins.ts';
 import type { HdKeyProvider } from '../infra/keys/hd.ts';
-import type { PublicKey } from '../infra/keys/keyProvider.ts';
+import type { PublicKey } from './ports/keyProvider.ts';
 import type { ActivatedCoin, ActivationPlan, Balance, ChainFamilyId, HdActivation } from '../machines/activation.types.ts';
 import { scanHdAccount, type AddressRead } from './hdScan.ts';
 import type { PlannedToken } from './platformPlan.ts';

@@ -6,7 +6,7 @@
 import { ActivationError, ErrorType, errorSentence } from '../spec/errors.ts';
 import { parseCoinProtocol } from '../spec/coins.ts';
 import { urlLabel } from '../infra/failover/nodeFailover.ts';
-import type { PlanContext, PlatformActivationCommand } from './chainFamily.ts';
+import type { PlanContext, PlatformActivationCommand } from './ports/chainFamily.ts';
 
 /** A token ready to read: its contract in the family's canonical form. */
 export interface PlannedToken {

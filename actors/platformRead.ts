@@ -2,7 +2,7 @@
  * The shape every account-model family (EVM, TRON) reads from its chain, and how a plan plus that
  * read become an `ActivationPlan` and an `ActivatedCoin`: one place, so families only do chain work.
  */
-import type { PlatformActivationCommand } from './chainFamily.ts';
+import type { PlatformActivationCommand } from './ports/chainFamily.ts';
 import type { PlannedToken } from './platformPlan.ts';
 import type { ActivatedCoin, ActivationPlan, Balance, ChainFamilyId, DerivationMethod } from '../machines/activation.types.ts';
 

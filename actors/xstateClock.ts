@@ -1,4 +1,4 @@
-import type { Clock } from '../infra/clock/clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 
 /** XState's clock interface (`createActor(machine, { clock })`): delayed transitions use it. */
 export interface XStateClock {

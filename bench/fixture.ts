@@ -5,9 +5,9 @@
  */
 import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { systemClock } from '../infra/clock/clock.ts';
-import { startEvmDevnet, startLatencyProxy, type EvmDevnet, type LatencyProxy } from '../infra/devnet/index.ts';
-import { DEVNET_CHAIN_ID, TEST_ADDRESS, startStack, type Stack } from '../infra/testing/stack.ts';
+import { systemClock } from '../kernel/clock.ts';
+import { startEvmDevnet, startLatencyProxy, type EvmDevnet, type LatencyProxy } from '../devnet/index.ts';
+import { DEVNET_CHAIN_ID, TEST_ADDRESS, startStack, type Stack } from '../devnet/testing/stack.ts';
 import { DEPLOYED_TOKENS, type BenchConfig } from './benchConfig.ts';
 
 /** The test wallet's native balance (wei); odd last digit so a rounding bug would show. */

@@ -4,8 +4,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Interface, parseUnits } from 'ethers';
-import type { LatencyProxyStats } from '../infra/devnet/index.ts';
-import { TEST_ADDRESS, SWAP_CONTRACT } from '../infra/testing/stack.ts';
+import type { LatencyProxyStats } from '../devnet/index.ts';
+import { TEST_ADDRESS, SWAP_CONTRACT } from '../devnet/testing/stack.ts';
 import type { BenchFixture, BenchToken } from './fixture.ts';
 import { NATIVE_WEI } from './fixture.ts';
 import { readSequentially } from './sequentialBaseline.ts';

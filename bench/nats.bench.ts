@@ -23,7 +23,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { natsServerBinary, startNatsServer } from '../infra/testing/natsServer.ts';
+import { natsServerBinary, startNatsServer } from '../devnet/nats/natsServer.ts';
 import { findNatsServerPid } from './natsCpu.ts';
 import { latencyEventCounts, readNatsBenchConfig } from './natsConfig.ts';
 import { measureEventToKv } from './natsLatency.ts';

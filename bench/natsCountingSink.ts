@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { jetStreamSink, type EventSink } from '../events/jetstream/eventSink.ts';
+import { jetStreamSink, type EventSink } from '../events/outbox/eventSink.ts';
 
 /** Round trips the publisher made through its sink. */
 export interface SinkCounters {

@@ -3,9 +3,9 @@
  * I/O) over the same messages, to tell which step bounds the replay rates.
  */
 import { performance } from 'node:perf_hooks';
-import { decodeForProjection } from '../events/jetstream/projectorMessage.ts';
+import { decodeForProjection } from '../events/projector/projectorMessage.ts';
 import { StatusState } from '../events/projections/statusState.ts';
-import { decodeRecord, encodeRecord } from '../events/recordCodec.ts';
+import { decodeRecord, encodeRecord } from '../events/log/recordCodec.ts';
 import type { StoredEvent } from '../spec/events.ts';
 import type { SentMessage } from './natsLatency.ts';
 

@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { EmbeddedEventLog } from '../events/embeddedEventLog.ts';
-import { NODE_STREAM } from '../events/eventLog.ts';
+import { EmbeddedEventLog } from '../events/log/embeddedEventLog.ts';
+import { NODE_STREAM } from '../events/log/eventLog.ts';
 import { encodeEventBody } from '../events/jetstream/eventMessage.ts';
 import { eventSubject } from '../events/jetstream/subjects.ts';
 import { StatusState } from '../events/projections/statusState.ts';

@@ -4,7 +4,7 @@
  * projector's schema check passes), deterministic for a given seed.
  */
 import type { DomainEvent, EventOf } from '../spec/events.ts';
-import { coinStream, taskStream } from '../events/eventLog.ts';
+import { coinStream, taskStream } from '../events/log/eventLog.ts';
 
 /** One event to append, and the aggregate stream it goes to. */
 export interface WorkloadEvent {

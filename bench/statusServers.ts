@@ -7,11 +7,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { systemClock } from '../infra/clock/clock.ts';
+import { systemClock } from '../kernel/clock.ts';
 import { loadNodeConfig } from '../infra/config/index.ts';
-import type { HardwareWallet } from '../infra/hardware/hardwareWallet.ts';
-import { startService, type RunningService } from '../infra/service.ts';
-import { DEVNET_CHAIN_ID, SWAP_CONTRACT, TEST_PASSPHRASE, TEST_PASSWORD } from '../infra/testing/stack.ts';
+import type { HardwareWallet } from '../actors/ports/hardwareWallet.ts';
+import { startService, type RunningService } from '../service.ts';
+import { DEVNET_CHAIN_ID, SWAP_CONTRACT, TEST_PASSPHRASE, TEST_PASSWORD } from '../devnet/testing/stack.ts';
 import { statusBody } from './statusLoad.ts';
 
 export const BENCH_PASSWORD = TEST_PASSWORD;

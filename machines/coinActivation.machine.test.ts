@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fakeCoin, fakePlan, fakeToken } from '../infra/testing/fixtures.ts';
+import { fakeCoin, fakePlan, fakeToken } from '../devnet/testing/fixtures.ts';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { coinActivationMachine } from './coinActivation.machine.ts';
 import type { ActivatedCoin, ActivatedToken, ActivationPlan } from './activation.types.ts';

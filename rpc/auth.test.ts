@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
-import { ManualClock } from '../infra/clock/manualClock.ts';
+import { ManualClock } from '../devnet/testing/manualClock.ts';
 import type { ActivationError } from '../spec/errors.ts';
 import { AuthGuard, type AuthGuardOptions, type AuthResult } from './auth.ts';
 

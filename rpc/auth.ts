@@ -7,7 +7,7 @@
  * even with the right password. The password is never logged, echoed or put into an error.
  */
 import crypto from 'node:crypto';
-import type { Clock } from '../infra/clock/clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { NbAttemptsLeft } from '../spec/envelope.ts';
 import type { RpcCaller } from './methods.ts';

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
-import { ManualClock } from '../infra/clock/manualClock.ts';
+import { ManualClock } from '../devnet/testing/manualClock.ts';
 import { ActivationError } from '../spec/errors.ts';
 import { compile } from '../spec/validate.ts';
 import { AuthGuard } from './auth.ts';
 import { createDispatcher, type DispatchResult, type Dispatcher } from './dispatcher.ts';
-import type { LogFields, RpcLog } from './log.ts';
+import type { LogFields, RpcLog } from '../kernel/log.ts';
 import { defineMethod, RpcVersion, type MethodTable } from './methods.ts';
 
 const PASSWORD = 'Kx7$orbit-Maple';

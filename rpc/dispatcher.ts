@@ -16,7 +16,7 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import { MMRPC_VERSION, V2RequestSchema, type ResponseId } from '../spec/envelope.ts';
 import { compile } from '../spec/validate.ts';
 import type { AuthGuard } from './auth.ts';
-import { errorOrigin, responseId } from './envelope.ts';
+import { errorOrigin, responseId } from '../spec/render/envelope.ts';
 import {
   INTERNAL_ERROR_MESSAGE,
   describeProblem,
@@ -31,7 +31,7 @@ import {
   type InvokeContext,
 } from './invoke.ts';
 import { parseJsonBody } from './json.ts';
-import { consoleLog, type RpcLog } from './log.ts';
+import { consoleLog, type RpcLog } from '../kernel/log.ts';
 import { RpcVersion, type MethodDef, type MethodTable, type RpcCaller } from './methods.ts';
 
 export type { DispatchResult } from './invoke.ts';

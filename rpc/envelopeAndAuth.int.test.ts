@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TEST_PASSWORD, enableEthParams, startStack, type Stack } from '../infra/testing/stack.ts';
+import { TEST_PASSWORD, enableEthParams, startStack, type Stack } from '../devnet/testing/stack.ts';
 
 let s: Stack;
 before(async () => {

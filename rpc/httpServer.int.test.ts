@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
-import { ManualClock } from '../infra/clock/manualClock.ts';
+import { ManualClock } from '../devnet/testing/manualClock.ts';
 import { ActivationError } from '../spec/errors.ts';
 import { compile } from '../spec/validate.ts';
 import { AuthGuard } from './auth.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
 import { clientIdOf, startHttpServer, type RunningHttpServer } from './httpServer.ts';
-import { silentLog } from './log.ts';
+import { silentLog } from '../kernel/log.ts';
 import { defineMethod, RpcVersion, type MethodTable, type RpcCaller } from './methods.ts';
 
 const PASSWORD = 'Tr4in$station-Owl';

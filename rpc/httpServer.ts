@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from './dispatcher.ts';
-import { consoleLog, type RpcLog } from './log.ts';
+import { consoleLog, type RpcLog } from '../kernel/log.ts';
 
 export interface HttpServerOptions {
   /** Address to bind, e.g. `127.0.0.1` (the reference's `rpcip` default). */

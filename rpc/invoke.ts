@@ -6,8 +6,8 @@ import { ActivationError, ErrorType, isActivationError } from '../spec/errors.ts
 import type { ResponseId } from '../spec/envelope.ts';
 import type { SchemaProblem } from '../spec/validate.ts';
 import type { AuthGuard } from './auth.ts';
-import { errorOrigin, renderLegacyError, renderV2Error, renderV2Success, type ErrorOrigin } from './envelope.ts';
-import type { RpcLog } from './log.ts';
+import { errorOrigin, renderLegacyError, renderV2Error, renderV2Success, type ErrorOrigin } from '../spec/render/envelope.ts';
+import type { RpcLog } from '../kernel/log.ts';
 import type { MethodDef, RpcCaller } from './methods.ts';
 
 /** What the dispatcher answers for one request: an HTTP status and a JSON-serialisable body. */

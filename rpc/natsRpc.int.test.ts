@@ -2,13 +2,13 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Type } from '@sinclair/typebox';
-import { startNatsServer, type NatsServer } from '../infra/testing/natsServer.ts';
-import { ManualClock } from '../infra/clock/manualClock.ts';
+import { startNatsServer, type NatsServer } from '../devnet/nats/natsServer.ts';
+import { ManualClock } from '../devnet/testing/manualClock.ts';
 import { compile } from '../spec/validate.ts';
 import { AuthGuard } from './auth.ts';
 import { createDispatcher } from './dispatcher.ts';
 import { defineMethod, RpcVersion } from './methods.ts';
-import { silentLog } from './log.ts';
+import { silentLog } from '../kernel/log.ts';
 import { RPC_STATUS_HEADER, serveRpcOverNats } from './natsRpc.ts';
 
 const PASSWORD = 'Nats-rpc-pw-42!';

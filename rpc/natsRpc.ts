@@ -1,7 +1,7 @@
 import { headers, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { rpcSubject } from '../events/jetstream/subjects.ts';
 import type { Dispatcher, DispatchResult } from './dispatcher.ts';
-import { consoleLog, type RpcLog } from './log.ts';
+import { consoleLog, type RpcLog } from '../kernel/log.ts';
 
 /** Header carrying the HTTP status the same request would get over HTTP. */
 export const RPC_STATUS_HEADER = 'Rpc-Status';

@@ -2,8 +2,8 @@
  * `npm run projector`: the status projector as its own process (a cluster runs one set of them,
  * sharing a durable consumer). Stops cleanly on SIGINT/SIGTERM. See events/jetstream/projectorCli.ts.
  */
-import { consoleLog } from '../rpc/log.ts';
-import { PROJECTOR_USAGE, parseProjectorArgs, runProjectorProcess } from '../events/jetstream/projectorCli.ts';
+import { consoleLog } from '../kernel/log.ts';
+import { PROJECTOR_USAGE, parseProjectorArgs, runProjectorProcess } from './projectorCli.ts';
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.includes('-h')) {

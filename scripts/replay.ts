@@ -3,7 +3,7 @@
  * log), prints its digest, and optionally checks or rewrites the KV bucket; `--history` lists one
  * coin's or one task's events. See `--help` (events/replayCli.ts).
  */
-import { REPLAY_USAGE, runReplayCli } from '../events/replayCli.ts';
+import { REPLAY_USAGE, runReplayCli } from './replayCli.ts';
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.includes('-h')) {

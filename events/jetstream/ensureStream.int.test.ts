@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager, StorageType } from '@nats-io/jetstream';
-import { startNatsServer } from '../../infra/testing/natsServer.ts';
+import { startNatsServer } from '../../devnet/nats/natsServer.ts';
 import { ensureEventsStream, eventsStreamConfig } from './ensureStream.ts';
 import { EVENTS_STREAM } from './subjects.ts';
 

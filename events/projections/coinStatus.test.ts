@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StoredEvent } from '../../spec/events.ts';
 import { nextCoinStatus, type CoinStatus } from './coinStatus.ts';
-import { EventScript } from './eventScript.ts';
-import { activation } from './statusScenario.ts';
+import { EventScript } from '../../devnet/testkits/eventScript.ts';
+import { activation } from '../../devnet/testkits/statusScenario.ts';
 
 const key = { nodeId: 'n1', ticker: 'ETH' };
 

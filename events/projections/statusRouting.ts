@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../spec/events.ts';
-import { NODE_STREAM, coinStream } from '../eventLog.ts';
+import { NODE_STREAM, coinStream } from '../log/eventLog.ts';
 import { encodeToken, statusKey } from '../jetstream/subjects.ts';
 import { nextCoinStatus, type CoinStatus } from './coinStatus.ts';
 import { nextTaskStatus, type TaskStatusValue } from './taskStatusValue.ts';

@@ -4,7 +4,7 @@ import { statusKey } from '../jetstream/subjects.ts';
 import { canonicalJson } from './canonicalJson.ts';
 import type { CoinStatus } from './coinStatus.ts';
 import { StatusState, statusDigest } from './statusState.ts';
-import { busyNode } from './statusScenario.ts';
+import { busyNode } from '../../devnet/testkits/statusScenario.ts';
 
 test('a busy node ends with the statuses its events describe', () => {
   const s = busyNode('node-1');

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { renderTaskStatus } from '../../rpc/methods/enableEthTask.ts';
 import { TaskStatusProjection } from './taskStatus.ts';
 import { nextTaskStatus, type TaskStatusValue } from './taskStatusValue.ts';
-import { EventScript } from './eventScript.ts';
-import { activation, busyNode } from './statusScenario.ts';
+import { EventScript } from '../../devnet/testkits/eventScript.ts';
+import { activation, busyNode } from '../../devnet/testkits/statusScenario.ts';
 
 /** Both reducers over the same events: the KV value says what the RPC would answer, at every step. */
 test('the KV task value equals renderTaskStatus of the in-memory projection after every event', () => {

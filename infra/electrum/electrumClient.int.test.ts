@@ -1,11 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLitecoind, type Litecoind } from '../devnet/utxo/litecoind.ts';
-import { startElectrumServer, type ElectrumServer } from '../devnet/electrum/electrumServer.ts';
-import { refusedUrl } from '../devnet/index.ts';
-import { ManualClock } from '../clock/manualClock.ts';
-import { systemClock } from '../clock/clock.ts';
-import { eventually } from '../testing/tasks.ts';
+import { startLitecoind, type Litecoind } from '../../devnet/litecoind/litecoind.ts';
+import { startElectrumServer, type ElectrumServer } from '../../devnet/electrum/electrumServer.ts';
+import { refusedUrl } from '../../devnet/index.ts';
+import { ManualClock } from '../../devnet/testing/manualClock.ts';
+import { systemClock } from '../../kernel/clock.ts';
+import { eventually } from '../../devnet/testing/tasks.ts';
 import { ElectrumConnection, ElectrumConnectionError, ElectrumRpcError, compareVersions } from './electrumConnection.ts';
 import { ElectrumPool, ElectrumUnavailableError } from './electrumPool.ts';
 import type { ElectrumServer as ServerSpec } from './electrumChannel.ts';

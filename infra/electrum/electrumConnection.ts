@@ -3,7 +3,7 @@
  * the injected clock, `server.version` negotiation (protocol range 1.2–1.4, notes §9) and pings.
  * A request that times out closes the connection: a server that stops answering is dead to us.
  */
-import type { Clock } from '../clock/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 import { openChannel, type ElectrumChannel, type ElectrumServer, type ElectrumTls } from './electrumChannel.ts';
 
 /** The server answered with a JSON-RPC error: about the request, not the connection. */

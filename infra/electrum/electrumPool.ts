@@ -6,7 +6,7 @@
  * after `staggerMs` (happy-eyeballs style) when `maxConnected` allows, so a dead server never
  * delays a request by more than the request timeout.
  */
-import type { Clock } from '../clock/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 import { TokenReadError } from '../failover/tokenReadError.ts';
 import type { ElectrumServer, ElectrumTls } from './electrumChannel.ts';
 import { ElectrumConnection, ElectrumConnectionError, ElectrumRpcError, type ElectrumCall } from './electrumConnection.ts';

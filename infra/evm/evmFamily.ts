@@ -5,10 +5,10 @@ import {
   type ChainFamily,
   type PlanContext,
   type PlatformActivationCommand,
-} from '../../actors/chainFamily.ts';
+} from '../../actors/ports/chainFamily.ts';
 import { activatedPlatform, balanceFromRead, platformPlan, tokensForBalance } from '../../actors/platformRead.ts';
 import { ActivationVia, ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
-import type { Clock } from '../clock/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 import type { KeyProvider } from '../keys/index.ts';
 import { evmAddress } from '../keys/index.ts';
 import { readAccount, readAddresses } from './accountReader.ts';

@@ -1,6 +1,6 @@
 /** How every EVM read reaches the chain: the coin's node list, failover, one provider per attempt. */
 import type { JsonRpcProvider } from 'ethers';
-import type { Clock } from '../clock/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 import { readFromNodes, type NodeList } from '../failover/nodeList.ts';
 import type { TokenToRead } from './accountReader.ts';
 import { createEvmProvider } from './evmProvider.ts';

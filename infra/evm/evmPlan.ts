@@ -1,5 +1,5 @@
 import type { CoinEntry } from '../../spec/coins.ts';
-import type { PlanContext, PlatformActivationCommand } from '../../actors/chainFamily.ts';
+import type { PlanContext, PlatformActivationCommand } from '../../actors/ports/chainFamily.ts';
 import { invalidRequest, planHttpNodes, planTokens } from '../../actors/platformPlan.ts';
 import type { TokenToRead } from './accountReader.ts';
 import { ERC20_RULE, isEvmAddress } from './evmAddressRules.ts';

@@ -10,8 +10,8 @@
  * 750 × 10^8 wei = 75 gwei.
  */
 import { ErrorType, errorSentence } from '../../spec/errors.ts';
-import type { GasStationSpec } from '../../actors/chainFamily.ts';
-import type { Clock } from '../clock/clock.ts';
+import type { GasStationSpec } from '../../actors/ports/chainFamily.ts';
+import type { Clock } from '../../kernel/clock.ts';
 import { urlLabel } from '../failover/nodeFailover.ts';
 
 /** A station answer this large is not a gas station's. */

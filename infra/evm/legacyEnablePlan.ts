@@ -5,8 +5,8 @@
  */
 import { parseCoinProtocol, protocolTypeName, type CoinEntry } from '../../spec/coins.ts';
 import { resolveAddressPath } from '../../actors/hdPlan.ts';
-import type { AddressPath } from '../keys/keyProvider.ts';
-import type { EnableActivationCommand, GasStationSpec, PlanContext } from '../../actors/chainFamily.ts';
+import type { AddressPath } from '../../actors/ports/keyProvider.ts';
+import type { EnableActivationCommand, GasStationSpec, PlanContext } from '../../actors/ports/chainFamily.ts';
 import { invalidRequest } from '../../actors/platformPlan.ts';
 import { urlLabel } from '../failover/nodeFailover.ts';
 import type { TokenToRead } from './accountReader.ts';

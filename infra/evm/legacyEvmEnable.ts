@@ -4,10 +4,10 @@
  * queried concurrently. Either failing fails the activation, so nothing is registered.
  */
 import { ActivationError, ErrorType, errorSentence } from '../../spec/errors.ts';
-import type { EnableActivationCommand, PlanContext } from '../../actors/chainFamily.ts';
+import type { EnableActivationCommand, PlanContext } from '../../actors/ports/chainFamily.ts';
 import { activatedPlatform } from '../../actors/platformRead.ts';
 import { ChainFamilyId, type ActivatedCoin, type ActivationPlan } from '../../machines/activation.types.ts';
-import type { Clock } from '../clock/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 import { AllNodesFailedError } from '../failover/nodeFailover.ts';
 import { evmAddress, type KeyProvider } from '../keys/index.ts';
 import { readAccount } from './accountReader.ts';

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { Clock } from '../clock/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 
 /** Why one node was given up on. `label` is safe to show (origin only, never path or query). */
 export interface NodeFailureReport {

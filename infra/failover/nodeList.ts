@@ -1,5 +1,5 @@
 import { ErrorType, errorSentence } from '../../spec/errors.ts';
-import type { Clock } from '../clock/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 import { AllNodesFailedError, tryNodesInOrder, urlLabel } from './nodeFailover.ts';
 import { TokenReadError } from './tokenReadError.ts';
 

@@ -5,8 +5,8 @@
  * repeatedly. It is bound to one `host:port` at a time.
  */
 import type { DeviceEvent, UiEvent } from '@trezor/connect';
-import { systemClock, type Clock } from '../clock/clock.ts';
-import type { DeviceInfo } from './hardwareWallet.ts';
+import { systemClock, type Clock } from '../../kernel/clock.ts';
+import type { DeviceInfo } from '../../actors/ports/hardwareWallet.ts';
 import { createDeviceLock, type DeviceLock } from './deviceLock.ts';
 import { hwError } from './hwErrors.ts';
 import { installFetchBackstop, patchConnectDownloads, safeOrigin } from './networkGuard.ts';

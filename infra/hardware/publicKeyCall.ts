@@ -12,12 +12,12 @@
  */
 import { SigningKey } from 'ethers';
 import { isActivationError, type ActivationError } from '../../spec/errors.ts';
-import type { Clock } from '../clock/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 import { evmAddress } from '../keys/addresses.ts';
-import type { PublicKey } from '../keys/keyProvider.ts';
+import type { PublicKey } from '../../actors/ports/keyProvider.ts';
 import { redactPinEntries } from './connectLogs.ts';
 import type { ConnectRuntime, HardwareLog } from './connectRuntime.ts';
-import type { PublicKeyRequest } from './hardwareWallet.ts';
+import type { PublicKeyRequest } from '../../actors/ports/hardwareWallet.ts';
 import { fromConnectFailure, hwError } from './hwErrors.ts';
 
 /** How long a cancelled call may keep the device before the next call gets it anyway. */

@@ -11,8 +11,8 @@ import { afterEach, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import { HDNodeWallet } from 'ethers';
 import { isActivationError } from '../../spec/errors.ts';
-import { pinToPositions, startDeviceDouble, TEST_MNEMONIC, type DeviceDouble } from '../devnet/hardware/deviceDouble.ts';
-import type { HardwareWallet } from './hardwareWallet.ts';
+import { pinToPositions, startDeviceDouble, TEST_MNEMONIC, type DeviceDouble } from '../../devnet/hardware/deviceDouble.ts';
+import type { HardwareWallet } from '../../actors/ports/hardwareWallet.ts';
 import { createTrezorConnectWallet, type HardwareLog } from './trezorConnectWallet.ts';
 
 const PATH = "m/44'/60'/0'/0/0";

@@ -4,9 +4,9 @@
  * initialised on the first `waitForDevice`/`ethereumPublicKey`, and released by `close()`.
  * Nothing but the configured UDP endpoint is contacted (see `networkGuard.ts`).
  */
-import { systemClock, type Clock } from '../clock/clock.ts';
+import { systemClock, type Clock } from '../../kernel/clock.ts';
 import { acquireConnect, releaseConnect, type ConnectRuntime, type HardwareLog } from './connectRuntime.ts';
-import type { DeviceInfo, HardwareWallet } from './hardwareWallet.ts';
+import type { DeviceInfo, HardwareWallet } from '../../actors/ports/hardwareWallet.ts';
 import { readEthereumPublicKey, untilAborted } from './publicKeyCall.ts';
 
 export type { HardwareLog } from './connectRuntime.ts';

@@ -5,7 +5,7 @@
 import { computeAddress, getBytes, ripemd160, sha256 } from 'ethers';
 import { encodeBase58Check } from './base58check.ts';
 import { evmToTronBase58 } from './tronAddress.ts';
-import type { PublicKey } from './keyProvider.ts';
+import type { PublicKey } from '../../actors/ports/keyProvider.ts';
 
 /** EIP-55 checksummed EVM address (`0x…`). */
 export function evmAddress(publicKey: Pick<PublicKey, 'uncompressedHex'>): string {

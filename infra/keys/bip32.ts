@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { SigningKey, getBytes, toBeHex } from 'ethers';
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import { SECP256K1_ORDER, bytesToBigInt } from './curve.ts';
-import type { AddressPath, KeyCoin, PublicKey } from './keyProvider.ts';
+import type { AddressPath, KeyCoin, PublicKey } from '../../actors/ports/keyProvider.ts';
 
 /** Largest non-hardened index (2^31 - 1). */
 export const MAX_INDEX = 0x7fffffff;

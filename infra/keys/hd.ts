@@ -16,7 +16,7 @@ import {
   privateNode,
   type PrivateNode,
 } from './bip32.ts';
-import { DerivationMethod, type AddressPath, type KeyCoin, type KeyProvider, type PublicKey } from './keyProvider.ts';
+import { DerivationMethod, type AddressPath, type KeyCoin, type KeyProvider, type PublicKey } from '../../actors/ports/keyProvider.ts';
 import { mnemonicSeed } from './mnemonic.ts';
 import { revealPassphrase, sealProvider, type PassphraseInput } from './secrecy.ts';
 

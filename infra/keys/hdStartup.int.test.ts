@@ -5,9 +5,9 @@ import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { LOG_FILE } from '../../events/embeddedEventLog.ts';
+import { LOG_FILE } from '../../events/log/embeddedEventLog.ts';
 import { isConfigError, loadNodeConfig } from '../config/index.ts';
-import { startService } from '../service.ts';
+import { startService } from '../../service.ts';
 import { createHdKeyProvider } from './hd.ts';
 
 const PASSWORD = 'Test-rpc-pw-91!';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { printedForms } from '../testing/printedForms.ts';
+import { printedForms } from '../../devnet/testing/printedForms.ts';
 import { SigningKey } from 'ethers';
 import { isActivationError } from '../../spec/errors.ts';
 import { evmAddress, p2pkhAddress, tronAddress } from './addresses.ts';

@@ -6,7 +6,7 @@
 import { SigningKey, getBytes, hexlify } from 'ethers';
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import { iguanaPrivateKey, type IguanaKeySource } from './iguanaSeed.ts';
-import { DerivationMethod, type AddressPath, type KeyCoin, type KeyProvider, type PublicKey } from './keyProvider.ts';
+import { DerivationMethod, type AddressPath, type KeyCoin, type KeyProvider, type PublicKey } from '../../actors/ports/keyProvider.ts';
 import { revealPassphrase, sealProvider, type PassphraseInput } from './secrecy.ts';
 
 export type { PassphraseInput };

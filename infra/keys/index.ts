@@ -12,4 +12,4 @@ export {
   type KeyCoin,
   type KeyProvider,
   type PublicKey,
-} from './keyProvider.ts';
+} from '../../actors/ports/keyProvider.ts';

@@ -1,6 +1,6 @@
 import type { CoinEntry } from '../../spec/coins.ts';
 import { ErrorType, errorSentence } from '../../spec/errors.ts';
-import type { PlanContext, PlatformActivationCommand } from '../../actors/chainFamily.ts';
+import type { PlanContext, PlatformActivationCommand } from '../../actors/ports/chainFamily.ts';
 import { invalidRequest, planHttpNodes, planTokens, type PlannedToken, type TokenRule } from '../../actors/platformPlan.ts';
 import { KeyPolicy } from '../../machines/activation.types.ts';
 import { urlLabel } from '../failover/nodeFailover.ts';

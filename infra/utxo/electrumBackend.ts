@@ -1,7 +1,7 @@
 /** A UTXO coin (or QRC20 token) read over an Electrum pool (spec 4.6). */
 import { crypto as btcCrypto } from 'bitcoinjs-lib';
 import { ErrorType, errorSentence } from '../../spec/errors.ts';
-import type { Clock } from '../clock/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 import { ElectrumRpcError } from '../electrum/electrumConnection.ts';
 import { ElectrumPool, ElectrumUnavailableError } from '../electrum/electrumPool.ts';
 import { TokenReadError } from '../failover/tokenReadError.ts';

@@ -4,7 +4,7 @@
  * imported into the daemon (spec 1.5); the balance is the sum of `listunspent` for it.
  */
 import { ActivationError, ErrorType, errorSentence } from '../../spec/errors.ts';
-import type { Clock } from '../clock/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 import { amountField, parseRpcJsonExact } from './daemonAmounts.ts';
 import { DaemonConfError, readDaemonCredentials } from './daemonConf.ts';
 import { createRpcClient, DaemonRpcError, type RpcCall } from './daemonRpc.ts';

@@ -1,6 +1,6 @@
-import { CommandKind, type ActivationCommand, type ChainFamily, type PlanContext } from '../../actors/chainFamily.ts';
+import { CommandKind, type ActivationCommand, type ChainFamily, type PlanContext } from '../../actors/ports/chainFamily.ts';
 import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
-import type { Clock } from '../clock/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
 import type { KeyProvider } from '../keys/index.ts';
 import { createElectrumBackend } from './electrumBackend.ts';
 import { createNativeBackend } from './nativeBackend.ts';

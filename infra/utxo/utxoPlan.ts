@@ -4,13 +4,13 @@
  * `max_connected` (default: the number of servers), the address format, for QRC20 its contract.
  * Native `enable`: the address format and where the daemon's config file is.
  */
-import type { ElectrumActivationCommand, ElectrumServerSpec, EnableActivationCommand, PlanContext } from '../../actors/chainFamily.ts';
+import type { ElectrumActivationCommand, ElectrumServerSpec, EnableActivationCommand, PlanContext } from '../../actors/ports/chainFamily.ts';
 import type { CoinEntry } from '../../spec/coins.ts';
 import { ErrorType, errorSentence } from '../../spec/errors.ts';
 import { invalidRequest } from '../../actors/platformPlan.ts';
 import { parseHostPort } from '../electrum/electrumChannel.ts';
 import { resolveAddressPath, type AddressPathRequest } from '../../actors/hdPlan.ts';
-import type { AddressPath } from '../keys/keyProvider.ts';
+import type { AddressPath } from '../../actors/ports/keyProvider.ts';
 import { daemonConfPath } from './daemonConf.ts';
 import { utxoAddressRule, type UtxoAddressRule } from './utxoAddress.ts';
 

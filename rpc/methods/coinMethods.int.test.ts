@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Interface, getBigInt, toQuantity } from 'ethers';
-import { startLatencyProxy, type EvmDevnet } from '../../infra/devnet/index.ts';
-import { TEST_ADDRESS, TEST_PASSWORD, enableEthParams, startStack, startTestDevnet, type Stack } from '../../infra/testing/stack.ts';
+import { startLatencyProxy, type EvmDevnet } from '../../devnet/index.ts';
+import { TEST_ADDRESS, TEST_PASSWORD, enableEthParams, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
 
 /** Legacy `get_enabled_coins`, `disable_coin` and `my_balance` against a real devnet (behaviour notes §10). */
 

@@ -1,11 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEvmDevnet, startLatencyProxy, type EvmDevnet } from '../../infra/devnet/index.ts';
+import { startEvmDevnet, startLatencyProxy, type EvmDevnet } from '../../devnet/index.ts';
 import { createHdKeyProvider } from '../../infra/keys/hd.ts';
 import { evmAddress, evmToTronBase58 } from '../../infra/keys/index.ts';
 import { hdActivationResult } from '../../spec/activationResult.ts';
-import { DEVNET_CHAIN_ID, SWAP_CONTRACT, enableTrxParams, startStack, type Stack } from '../../infra/testing/stack.ts';
-import { startTask, untilFinished } from '../../infra/testing/tasks.ts';
+import { DEVNET_CHAIN_ID, SWAP_CONTRACT, enableTrxParams, startStack, type Stack } from '../../devnet/testing/stack.ts';
+import { startTask, untilFinished } from '../../devnet/testing/tasks.ts';
 
 const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 const ETH_PATH = "m/44'/60'";

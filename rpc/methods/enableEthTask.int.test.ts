@@ -1,9 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { refusedUrl, startLatencyProxy, startSilentNode, type EvmDevnet } from '../../infra/devnet/index.ts';
-import { ManualClock } from '../../infra/clock/manualClock.ts';
-import { TEST_PASSWORD, enableEthParams, startStack, startTestDevnet, type Stack } from '../../infra/testing/stack.ts';
+import { refusedUrl, startLatencyProxy, startSilentNode, type EvmDevnet } from '../../devnet/index.ts';
+import { ManualClock } from '../../devnet/testing/manualClock.ts';
+import { TEST_PASSWORD, enableEthParams, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
 import {
   cancelTask,
   describeEvents,
@@ -16,7 +16,7 @@ import {
   taskStatus,
   untilFinished,
   untilStatus,
-} from '../../infra/testing/tasks.ts';
+} from '../../devnet/testing/tasks.ts';
 import { enableEthTaskStatusResult } from '../../spec/enableEthTask.ts';
 
 /**

@@ -8,9 +8,9 @@ import {
 import type { EnableEthTasks } from '../../actors/enableEthTasks.ts';
 import type { TaskRecord } from '../../events/projections/taskStatus.ts';
 import { ActivationVia } from '../../machines/activation.types.ts';
-import { errorOrigin, renderV2Error } from '../envelope.ts';
+import { errorOrigin, renderV2Error } from '../../spec/render/envelope.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
-import { renderActivationResult } from './activationResult.ts';
+import { renderActivationResult } from '../../spec/render/activationResult.ts';
 import { toPlatformCommand } from './enableEthWithTokens.ts';
 
 /** A task's status as the wire shows it (spec 4.2, notes §8). */

@@ -2,11 +2,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startEvmDevnet, startDeviceDouble, pinToPositions, type DeviceDouble, type EvmDevnet } from '../../infra/devnet/index.ts';
+import { startEvmDevnet, startDeviceDouble, pinToPositions, type DeviceDouble, type EvmDevnet } from '../../devnet/index.ts';
 import { createTrezorConnectWallet } from '../../infra/hardware/trezorConnectWallet.ts';
-import type { HardwareWallet } from '../../infra/hardware/hardwareWallet.ts';
+import type { HardwareWallet } from '../../actors/ports/hardwareWallet.ts';
 import { hdActivationResult } from '../../spec/activationResult.ts';
-import { enableEthParams, startStack, type Stack } from '../../infra/testing/stack.ts';
+import { enableEthParams, startStack, type Stack } from '../../devnet/testing/stack.ts';
 
 /** The real @trezor/connect, over UDP on 127.0.0.1, against the device double (issue: PIN flow). */
 

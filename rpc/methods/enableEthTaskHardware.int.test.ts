@@ -2,10 +2,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startEvmDevnet, type EvmDevnet } from '../../infra/devnet/index.ts';
-import { ManualClock } from '../../infra/clock/manualClock.ts';
-import { DEVNET_CHAIN_ID, TEST_ADDRESS, enableEthParams, startStack, type Stack } from '../../infra/testing/stack.ts';
-import { FakeHardwareWallet, type FakeCall } from '../../infra/testing/fakeHardwareWallet.ts';
+import { startEvmDevnet, type EvmDevnet } from '../../devnet/index.ts';
+import { ManualClock } from '../../devnet/testing/manualClock.ts';
+import { DEVNET_CHAIN_ID, TEST_ADDRESS, enableEthParams, startStack, type Stack } from '../../devnet/testing/stack.ts';
+import { FakeHardwareWallet, type FakeCall } from '../../devnet/hardware/fakeHardwareWallet.ts';
 import {
   cancelTask,
   describeEvents,
@@ -17,7 +17,7 @@ import {
   taskStatus,
   untilFinished,
   untilStatus,
-} from '../../infra/testing/tasks.ts';
+} from '../../devnet/testing/tasks.ts';
 
 /**
  * `task::enable_eth::*` with `priv_key_policy: "Hardware"`: the real service over HTTP and a real

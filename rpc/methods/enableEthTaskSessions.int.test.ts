@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startSilentNode, type EvmDevnet } from '../../infra/devnet/index.ts';
-import { DEVNET_CHAIN_ID, SWAP_CONTRACT, enableEthParams, startStack, startTestDevnet, type Stack } from '../../infra/testing/stack.ts';
+import { startSilentNode, type EvmDevnet } from '../../devnet/index.ts';
+import { DEVNET_CHAIN_ID, SWAP_CONTRACT, enableEthParams, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
 import {
   cancelTask,
   describeEvents,
@@ -16,7 +16,7 @@ import {
   taskStatus,
   untilFinished,
   untilStatus,
-} from '../../infra/testing/tasks.ts';
+} from '../../devnet/testing/tasks.ts';
 
 /** `task::enable_eth` across a restart (same dbdir) and at scale (200 concurrent tasks). */
 

@@ -2,8 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { refusedUrl, startSilentNode, startLatencyProxy, type EvmDevnet } from '../../infra/devnet/index.ts';
-import { ManualClock } from '../../infra/clock/manualClock.ts';
+import { refusedUrl, startSilentNode, startLatencyProxy, type EvmDevnet } from '../../devnet/index.ts';
+import { ManualClock } from '../../devnet/testing/manualClock.ts';
 import { enableEthWithTokensResult } from '../../spec/enableEthWithTokens.ts';
 import {
   TEST_ADDRESS,
@@ -13,7 +13,7 @@ import {
   startStack,
   startTestDevnet,
   type Stack,
-} from '../../infra/testing/stack.ts';
+} from '../../devnet/testing/stack.ts';
 
 let devnet: EvmDevnet;
 before(async () => {

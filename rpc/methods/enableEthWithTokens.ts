@@ -5,12 +5,12 @@ import {
   type AddressPath,
   type EnableEthWithTokensParams,
 } from '../../spec/enableEthWithTokens.ts';
-import { CommandKind, type PlatformActivationCommand } from '../../actors/chainFamily.ts';
+import { CommandKind, type PlatformActivationCommand } from '../../actors/ports/chainFamily.ts';
 import type { AddressPathRequest, HdRequest } from '../../actors/hdPlan.ts';
 import type { Static } from '@sinclair/typebox';
 import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia, KeyPolicy, summarizeActivation } from '../../machines/activation.types.ts';
-import { renderActivationResult } from './activationResult.ts';
+import { renderActivationResult } from '../../spec/render/activationResult.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
 
 /** Wire params → domain command. Policies this native build cannot serve are `InvalidRequest`. */

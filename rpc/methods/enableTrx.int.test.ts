@@ -2,8 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { refusedUrl, startLatencyProxy, startSilentNode, startTronNode, type EvmDevnet } from '../../infra/devnet/index.ts';
-import { ManualClock } from '../../infra/clock/manualClock.ts';
+import { refusedUrl, startLatencyProxy, startSilentNode, startTronNode, type EvmDevnet } from '../../devnet/index.ts';
+import { ManualClock } from '../../devnet/testing/manualClock.ts';
 import { evmToTronBase58, evmToTronHex } from '../../infra/keys/tronAddress.ts';
 import { enableEthWithTokensResult } from '../../spec/enableEthWithTokens.ts';
 import {
@@ -16,8 +16,8 @@ import {
   startStack,
   startTestDevnet,
   type Stack,
-} from '../../infra/testing/stack.ts';
-import { cancelTask, enabledTickers, eventually, startTask, untilFinished, untilStatus } from '../../infra/testing/tasks.ts';
+} from '../../devnet/testing/stack.ts';
+import { cancelTask, enabledTickers, eventually, startTask, untilFinished, untilStatus } from '../../devnet/testing/tasks.ts';
 
 /** The test wallet's TRON address: the same 20 bytes as its EVM address. */
 const TRON_ADDRESS = evmToTronBase58(TEST_ADDRESS);

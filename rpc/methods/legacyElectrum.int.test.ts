@@ -4,18 +4,18 @@ import { writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crypto as btcCrypto, payments } from 'bitcoinjs-lib';
-import { refusedUrl, startEvmDevnet, type EvmDevnet } from '../../infra/devnet/index.ts';
-import { startLitecoind, type Litecoind } from '../../infra/devnet/utxo/litecoind.ts';
-import { fundImmatureCoinbase } from '../../infra/devnet/utxo/coinbaseFunding.ts';
-import { LITECOIN_REGTEST, p2pkhAddress } from '../../infra/devnet/utxo/litecoinRegtest.ts';
-import { startElectrumServer, type ElectrumServer } from '../../infra/devnet/electrum/electrumServer.ts';
-import { devnetTls } from '../../infra/devnet/electrum/devnetTls.ts';
-import { ManualClock } from '../../infra/clock/manualClock.ts';
+import { refusedUrl, startEvmDevnet, type EvmDevnet } from '../../devnet/index.ts';
+import { startLitecoind, type Litecoind } from '../../devnet/litecoind/litecoind.ts';
+import { fundImmatureCoinbase } from '../../devnet/litecoind/coinbaseFunding.ts';
+import { LITECOIN_REGTEST, p2pkhAddress } from '../../devnet/litecoind/litecoinRegtest.ts';
+import { startElectrumServer, type ElectrumServer } from '../../devnet/electrum/electrumServer.ts';
+import { devnetTls } from '../../devnet/electrum/devnetTls.ts';
+import { ManualClock } from '../../devnet/testing/manualClock.ts';
 import { createIguanaKeyProvider } from '../../infra/keys/index.ts';
 import { formatAmount } from '../../spec/amount.ts';
 import { legacyActivationResponse } from '../../spec/legacyElectrum.ts';
-import { startStack, TEST_PASSPHRASE, type Stack } from '../../infra/testing/stack.ts';
-import { eventually } from '../../infra/testing/tasks.ts';
+import { startStack, TEST_PASSPHRASE, type Stack } from '../../devnet/testing/stack.ts';
+import { eventually } from '../../devnet/testing/tasks.ts';
 
 const COIN = 'LTCR';
 const FUNDED = 150_000_000n; // 1.5 LTC, confirmed

@@ -1,6 +1,6 @@
 import { formatAmount } from '../../spec/amount.ts';
 import { legacyElectrumParams, type LegacyActivationResponse, type LegacyElectrumParams } from '../../spec/legacyElectrum.ts';
-import { CommandKind, type ElectrumActivationCommand } from '../../actors/chainFamily.ts';
+import { CommandKind, type ElectrumActivationCommand } from '../../actors/ports/chainFamily.ts';
 import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia, type ActivatedCoin } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStack, type Stack } from '../../infra/testing/stack.ts';
-import { refusedUrl } from '../../infra/devnet/index.ts';
+import { startStack, type Stack } from '../../devnet/testing/stack.ts';
+import { refusedUrl } from '../../devnet/index.ts';
 
 /** `host:port` of a port nobody listens on. */
 const deadServer = async () => (await refusedUrl()).replace('http://', '');

@@ -1,5 +1,5 @@
 import { legacyEnableParams, type LegacyEnableParams } from '../../spec/legacyEnable.ts';
-import { CommandKind, type EnableActivationCommand } from '../../actors/chainFamily.ts';
+import { CommandKind, type EnableActivationCommand } from '../../actors/ports/chainFamily.ts';
 import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';

@@ -1,9 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { refusedUrl, startGasStation, startLatencyProxy, GasStationMode, type EvmDevnet } from '../../infra/devnet/index.ts';
+import { refusedUrl, startGasStation, startLatencyProxy, GasStationMode, type EvmDevnet } from '../../devnet/index.ts';
 import type { EvmConnection } from '../../infra/evm/evmNodes.ts';
 import { legacyActivationResponse } from '../../spec/legacyElectrum.ts';
-import { SWAP_CONTRACT, TEST_ADDRESS, startStack, startTestDevnet, type Stack } from '../../infra/testing/stack.ts';
+import { SWAP_CONTRACT, TEST_ADDRESS, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
 
 const NATIVE_WEI = 1_234_500_000_000_000_001n;
 const GWEI = 10n ** 9n;

@@ -1,13 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crypto as btcCrypto } from 'bitcoinjs-lib';
-import { startLitecoind, type Litecoind } from '../../infra/devnet/utxo/litecoind.ts';
-import { p2pkhAddress } from '../../infra/devnet/utxo/litecoinRegtest.ts';
-import { startElectrumServer, type ElectrumServer } from '../../infra/devnet/electrum/electrumServer.ts';
+import { startLitecoind, type Litecoind } from '../../devnet/litecoind/litecoind.ts';
+import { p2pkhAddress } from '../../devnet/litecoind/litecoinRegtest.ts';
+import { startElectrumServer, type ElectrumServer } from '../../devnet/electrum/electrumServer.ts';
 import { createHdKeyProvider } from '../../infra/keys/hd.ts';
 import { evmAddress } from '../../infra/keys/index.ts';
-import { startStack, startTestDevnet, SWAP_CONTRACT, type Stack } from '../../infra/testing/stack.ts';
-import type { EvmDevnet } from '../../infra/devnet/index.ts';
+import { startStack, startTestDevnet, SWAP_CONTRACT, type Stack } from '../../devnet/testing/stack.ts';
+import type { EvmDevnet } from '../../devnet/index.ts';
 
 const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 const LTC = { coin: 'LTCH', mm2: 1, pubtype: 111, decimals: 8, derivation_path: "m/44'/2'", protocol: { type: 'UTXO' } };

@@ -1,0 +1,125 @@
+import type { CoinEntry, CoinProtocol } from '../../spec/coins.ts';
+import type { AddressPathRequest, HdRequest } from '../hdPlan.ts';
+import type { CoinsConfig } from '../../infra/config/index.ts';
+import type {
+  KeyPolicy,
+  ActivatedCoin,
+  ActivationPlan,
+  ActivationVia,
+  Balance,
+  ChainFamilyId,
+} from '../../machines/activation.types.ts';
+
+/** A node as the activation request gives it (domain form of the spec's CoinNode). */
+export interface NodeSpec {
+  readonly url: string;
+  readonly wsUrl?: string;
+  readonly gatewayProxy?: boolean;
+}
+
+/** The kinds of activation request; a family says which protocols it serves for each. */
+export const CommandKind = { Platform: 'platform', Electrum: 'electrum', Enable: 'enable' } as const;
+export type CommandKind = (typeof CommandKind)[keyof typeof CommandKind];
+
+/** A platform-with-tokens activation as a domain command (from `enable_eth_with_tokens` or a task). */
+export interface PlatformActivationCommand {
+  readonly kind: typeof CommandKind.Platform;
+  readonly ticker: string;
+  readonly via: ActivationVia;
+  readonly nodes: readonly NodeSpec[];
+  readonly tokens: readonly { readonly ticker: string; readonly requiredConfirmations?: number }[];
+  readonly getBalances: boolean;
+  readonly keyPolicy: KeyPolicy;
+  /** EVM swap contracts (required there, omitted for TRON); checked by the family. */
+  readonly swapContractAddress?: string;
+  readonly fallbackSwapContract?: string;
+  /** `nft_req` was given (EVM ignores it here; TRON refuses it). */
+  readonly nftRequested?: boolean;
+  /** HD mode only: the enabled address and how to scan (ignored by an Iguana key). */
+  readonly hd?: HdRequest;
+}
+
+/** An Electrum server as the legacy `electrum` request gives it (spec 2.2 ActivationServers). */
+export interface ElectrumServerSpec {
+  readonly url: string;
+  readonly protocol: 'TCP' | 'SSL' | 'WSS';
+  /** Opt-out of TLS certificate verification for this server (default: verify). */
+  readonly disableCertVerification?: boolean;
+}
+
+/** A legacy `electrum` activation (spec 4.6) as a domain command. */
+export interface ElectrumActivationCommand {
+  readonly kind: typeof CommandKind.Electrum;
+  readonly ticker: string;
+  readonly via: ActivationVia;
+  /** `undefined` when the request had none (reported after the legacy checks, as the reference). */
+  readonly servers: readonly ElectrumServerSpec[] | undefined;
+  readonly minConnected?: number;
+  readonly maxConnected?: number;
+  readonly requiredConfirmations?: number;
+  readonly requiresNotarization?: boolean;
+  readonly addressFormat?: { readonly format: string; readonly network?: string };
+  readonly swapContractAddress?: string;
+  readonly fallbackSwapContract?: string;
+  /** HD mode: the address to enable (default account 0, External, index 0). */
+  readonly pathToAddress?: AddressPathRequest;
+}
+
+/** A gas station to price EVM transactions from (legacy `enable`, spec 4.7). */
+export interface GasStationSpec {
+  readonly url: string;
+  /** Decimals of the station's numbers (default 8). */
+  readonly decimals: number;
+  readonly policy: 'MeanAverageFast' | 'Average';
+}
+
+/** A legacy `enable` activation (spec 4.7): a native UTXO daemon, or EVM nodes given as `urls`. */
+export interface EnableActivationCommand {
+  readonly kind: typeof CommandKind.Enable;
+  readonly ticker: string;
+  readonly via: ActivationVia;
+  /** EVM node URLs (required for EVM coins; unused by native UTXO daemons). */
+  readonly urls: readonly string[] | undefined;
+  readonly swapContractAddress?: string;
+  readonly fallbackSwapContract?: string;
+  readonly gasStation?: GasStationSpec;
+  readonly requiredConfirmations?: number;
+  readonly requiresNotarization?: boolean;
+  /** HD mode: the address to enable (default account 0, External, index 0). */
+  readonly pathToAddress?: AddressPathRequest;
+}
+
+/** Every activation command a family may be asked to plan. */
+export type ActivationCommand = PlatformActivationCommand | ElectrumActivationCommand | EnableActivationCommand;
+
+/** What a family needs to plan: the platform's entry (already found and parsed) and the coins file. */
+export interface PlanContext {
+  readonly platform: CoinEntry;
+  readonly platformProtocol: CoinProtocol;
+  readonly coins: CoinsConfig;
+}
+
+/**
+ * The port every chain family implements (EVM and TRON today; electrum-UTXO and native-UTXO next).
+ * `plan` is pure and synchronous: it runs the family's checks in the spec's order and throws an
+ * `ActivationError`, so a bad request changes nothing. `activate` does the chain work and must stop
+ * when `signal` aborts.
+ */
+export interface ChainFamily {
+  readonly id: ChainFamilyId;
+  /** Coins-file protocol types this family activates, per kind of request (e.g. platform: `ETH`). */
+  readonly serves: { readonly [K in CommandKind]?: readonly string[] };
+  /** Only called with a command of a kind (and protocol) listed in `serves`. */
+  plan(command: ActivationCommand, context: PlanContext): ActivationPlan;
+  activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin>;
+  /** Live balance of an active coin or one of its tokens, in the coin's smallest unit. */
+  balance(coin: ActivatedCoin, ticker: string, signal: AbortSignal): Promise<Balance>;
+  /** Lets go of what an active coin holds open (connections); on disable and at stop. */
+  release?(coin: ActivatedCoin): void;
+}
+
+/** Narrows `command` to the kind a family's `plan` expected (a routing bug otherwise). */
+export function expectKind<K extends CommandKind>(command: ActivationCommand, kind: K): Extract<ActivationCommand, { kind: K }> {
+  if (command.kind !== kind) throw new Error(`expected a ${kind} command, got ${command.kind}`);
+  return command as Extract<ActivationCommand, { kind: K }>;
+}

@@ -1,0 +1,116 @@
+/**
+ * JSON-RPC 2.0 over HTTP in front of any `(method, params) => Promise<result>` handler.
+ * Batches are answered element by element, in order, executed sequentially (like geth).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { closeServer, httpUrl, listen, LOOPBACK_HOST, readBody } from '../listening.ts';
+import { toJsonRpcError, type JsonRpcErrorObject } from './jsonRpcErrors.ts';
+
+/** Runs one JSON-RPC call; a throw becomes a per-call JSON-RPC error. */
+export type JsonRpcHandler = (method: string, params: unknown[] | undefined) => Promise<unknown>;
+
+export interface JsonRpcServerOptions {
+  handle: JsonRpcHandler;
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+}
+
+export interface JsonRpcServer {
+  url: string;
+  /** Closes the listener and destroys keep-alive connections. Idempotent. */
+  stop(): Promise<void>;
+}
+
+type JsonRpcId = string | number | null;
+type JsonRpcResponse =
+  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
+  | { jsonrpc: '2.0'; id: JsonRpcId; error: JsonRpcErrorObject };
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const JSON_RPC_CODES = { parseError: -32700, invalidRequest: -32600 } as const;
+
+/** Serves `handle` on `http://host:port/` (any path, POST only). */
+export async function startJsonRpcServer(options: JsonRpcServerOptions): Promise<JsonRpcServer> {
+  const host = options.host ?? LOOPBACK_HOST;
+  const server = createServer((req, res) => {
+    void respond(req, res, options.handle);
+  });
+  const port = await listen(server, host, options.port ?? 0);
+  let stopping: Promise<void> | undefined;
+  return {
+    url: httpUrl(host, port),
+    stop: () => (stopping ??= closeServer(server, () => server.closeAllConnections())),
+  };
+}
+
+async function respond(req: IncomingMessage, res: ServerResponse, handle: JsonRpcHandler): Promise<void> {
+  if (req.method !== 'POST') {
+    req.resume();
+    return send(res, 405, errorResponse(null, JSON_RPC_CODES.invalidRequest, 'JSON-RPC requests must be POSTed'));
+  }
+  let body: string;
+  try {
+    body = await readBody(req, MAX_BODY_BYTES);
+  } catch (error) {
+    return send(res, 413, errorResponse(null, JSON_RPC_CODES.invalidRequest, (error as Error).message));
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(body);
+  } catch (error) {
+    return send(res, 200, errorResponse(null, JSON_RPC_CODES.parseError, `Parse error: ${(error as Error).message}`));
+  }
+  if (!Array.isArray(payload)) {
+    const single = await answer(payload, handle);
+    return single ? send(res, 200, single) : send(res, 204);
+  }
+  if (payload.length === 0) {
+    return send(res, 200, errorResponse(null, JSON_RPC_CODES.invalidRequest, 'Invalid Request: empty batch'));
+  }
+  // Elements are started together (as busy public nodes do) and answered in request order.
+  const answered = await Promise.all(payload.map((element) => answer(element, handle)));
+  const responses = answered.filter((r): r is JsonRpcResponse => r !== undefined);
+  return responses.length > 0 ? send(res, 200, responses) : send(res, 204);
+}
+
+/** Answers one request object; notifications (no `id` member) run but get no response. */
+async function answer(request: unknown, handle: JsonRpcHandler): Promise<JsonRpcResponse | undefined> {
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+    return errorResponse(null, JSON_RPC_CODES.invalidRequest, 'Invalid Request: not an object');
+  }
+  const { id, method, params } = request as { id?: unknown; method?: unknown; params?: unknown };
+  const isNotification = !('id' in request);
+  const replyId: JsonRpcId = typeof id === 'string' || typeof id === 'number' ? id : null;
+  if (!isNotification && replyId === null && id !== null) {
+    return errorResponse(null, JSON_RPC_CODES.invalidRequest, 'Invalid Request: id must be a string, number or null');
+  }
+  if (typeof method !== 'string') {
+    return errorResponse(replyId, JSON_RPC_CODES.invalidRequest, 'Invalid Request: method must be a string');
+  }
+  if (params !== undefined && !Array.isArray(params)) {
+    return errorResponse(replyId, JSON_RPC_CODES.invalidRequest, 'Invalid Request: params must be an array');
+  }
+  let response: JsonRpcResponse;
+  try {
+    response = { jsonrpc: '2.0', id: replyId, result: (await handle(method, params)) ?? null };
+  } catch (error) {
+    response = { jsonrpc: '2.0', id: replyId, error: toJsonRpcError(error) };
+  }
+  return isNotification ? undefined : response;
+}
+
+function errorResponse(id: JsonRpcId, code: number, message: string): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+
+function send(res: ServerResponse, status: number, body?: unknown): void {
+  if (res.destroyed) return;
+  if (body === undefined) {
+    res.writeHead(status).end();
+    return;
+  }
+  const text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? `0x${value.toString(16)}` : value));
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+}

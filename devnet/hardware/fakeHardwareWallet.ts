@@ -1,0 +1,117 @@
+import { SigningKey, computeAddress, getBytes } from 'ethers';
+import type { DeviceInfo, HardwareWallet, PublicKeyRequest } from '../../actors/ports/hardwareWallet.ts';
+import type { PublicKey } from '../../actors/ports/keyProvider.ts';
+import { ActivationError, ErrorType } from '../../spec/errors.ts';
+
+/** Key of the fake device (a throwaway test key, never a real wallet's). */
+export const FAKE_DEVICE_PRIVATE_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
+
+export interface FakeHardwareWalletOptions {
+  /** The PIN the device accepts (keypad positions); `undefined`: the device is unlocked. */
+  readonly pin?: string;
+  /** Already connected when the first task waits (default false: waits until `connect()`). */
+  readonly connected?: boolean;
+  /** After the PIN, ask for a button press and wait for `confirm()` (default false: answer at once). */
+  readonly holdForButton?: boolean;
+}
+
+/** A call the fake saw: its abort signal, to assert that leaving a task step really aborted it. */
+export interface FakeCall {
+  readonly kind: 'waitForDevice' | 'ethereumPublicKey';
+  readonly signal: AbortSignal;
+  readonly path?: string;
+}
+
+/**
+ * A scriptable `HardwareWallet` for task tests: waits for `connect()`, asks for its PIN through
+ * `requestPin`, checks it (a wrong PIN is `HwError {"kind":"WrongPin"}`), and returns a fixed key.
+ * It records signals and counts, never PIN values.
+ */
+export class FakeHardwareWallet implements HardwareWallet {
+  readonly address: string;
+  readonly publicKey: PublicKey;
+  readonly calls: FakeCall[] = [];
+  pinRequests = 0;
+  pinsChecked = 0;
+  readonly #pin: string | undefined;
+  readonly #holdForButton: boolean;
+  #connected: boolean;
+  #connectWaiters: (() => void)[] = [];
+  #confirmWaiters: (() => void)[] = [];
+
+  constructor(options: FakeHardwareWalletOptions = {}) {
+    const key = new SigningKey(FAKE_DEVICE_PRIVATE_KEY);
+    const compressed = getBytes(key.compressedPublicKey);
+    this.address = computeAddress(key.publicKey);
+    this.publicKey = {
+      compressed,
+      compressedHex: key.compressedPublicKey.slice(2),
+      uncompressedHex: key.publicKey.slice(2),
+    };
+    this.#pin = options.pin;
+    this.#connected = options.connected ?? false;
+    this.#holdForButton = options.holdForButton ?? false;
+  }
+
+  /** Plugs the device in: every pending and later `waitForDevice` resolves. */
+  connect(): void {
+    this.#connected = true;
+    for (const w of this.#connectWaiters.splice(0)) w();
+  }
+
+  /** The user confirms on the device screen (with `holdForButton`). */
+  confirm(): void {
+    for (const w of this.#confirmWaiters.splice(0)) w();
+  }
+
+  waitForDevice(signal: AbortSignal): Promise<DeviceInfo> {
+    this.#record({ kind: 'waitForDevice', signal });
+    const info: DeviceInfo = { deviceId: 'FAKE-DEVICE-1', model: 'T1B1', label: 'fake' };
+    if (this.#connected) return Promise.resolve(info);
+    return this.#waitFor(this.#connectWaiters, signal).then(() => info);
+  }
+
+  async ethereumPublicKey(request: PublicKeyRequest): Promise<{ publicKey: PublicKey; address: string }> {
+    this.#record({ kind: 'ethereumPublicKey', signal: request.signal, path: request.path });
+    if (this.#pin !== undefined) {
+      this.pinRequests += 1;
+      const pin = await raceAbort(request.requestPin(), request.signal);
+      this.pinsChecked += 1;
+      if (pin !== this.#pin) throw new ActivationError(ErrorType.HwError, 'Invalid PIN entered on the device', { kind: 'WrongPin' });
+    }
+    if (this.#holdForButton) {
+      request.onButtonRequest?.();
+      await this.#waitFor(this.#confirmWaiters, request.signal);
+    }
+    request.signal.throwIfAborted();
+    return { publicKey: this.publicKey, address: this.address };
+  }
+
+  async close(): Promise<void> {}
+
+  #record(call: FakeCall): void {
+    this.calls.push(call);
+  }
+
+  #waitFor(waiters: (() => void)[], signal: AbortSignal): Promise<void> {
+    return raceAbort(new Promise<void>((resolve) => waiters.push(resolve)), signal);
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

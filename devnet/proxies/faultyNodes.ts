@@ -1,0 +1,62 @@
+/** Misbehaving "nodes" for failure-path tests: one that refuses connections, one that never answers. */
+import { createServer, type Socket } from 'node:net';
+import { closeServer, httpUrl, listen, LOOPBACK_HOST } from '../listening.ts';
+
+/**
+ * An `http://127.0.0.1:<port>` URL where nothing listens: binds a free port, then closes it.
+ * Connecting fails fast with ECONNREFUSED (unless another process grabs the port meanwhile).
+ */
+export async function refusedUrl(host: string = LOOPBACK_HOST): Promise<string> {
+  const server = createServer();
+  const port = await listen(server, host, 0);
+  await closeServer(server, () => {});
+  return httpUrl(host, port);
+}
+
+export interface SilentNode {
+  url: string;
+  /** Connections accepted since start (including ones already closed). */
+  connections(): number;
+  /**
+   * Every connection accepted so far, in order: whether it is still open and how many bytes it
+   * received (a client that aborted its request has closed the socket that carried it).
+   */
+  sockets(): { open: boolean; bytes: number }[];
+  /** Destroys open sockets and closes the listener. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A TCP server that accepts connections, reads and discards whatever arrives, and never writes a
+ * byte: requests to it hang until the client's own timeout fires.
+ */
+export async function startSilentNode(options: { host?: string; port?: number } = {}): Promise<SilentNode> {
+  const host = options.host ?? LOOPBACK_HOST;
+  const openSockets = new Set<Socket>();
+  const seen: { open: boolean; bytes: number }[] = [];
+  let accepted = 0;
+  const server = createServer((socket) => {
+    accepted += 1;
+    const record = { open: true, bytes: 0 };
+    seen.push(record);
+    openSockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('data', (chunk: Buffer) => (record.bytes += chunk.length));
+    socket.on('close', () => {
+      record.open = false;
+      openSockets.delete(socket);
+    });
+    socket.resume();
+  });
+  const port = await listen(server, host, options.port ?? 0);
+  let stopping: Promise<void> | undefined;
+  return {
+    url: httpUrl(host, port),
+    connections: () => accepted,
+    sockets: () => seen.map((r) => ({ ...r })),
+    stop: () =>
+      (stopping ??= closeServer(server, () => {
+        for (const socket of openSockets) socket.destroy();
+      })),
+  };
+}

@@ -1,0 +1,127 @@
+import type { StoredEvent } from '../../spec/events.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import { abortable, backoffDelay, pause, type BackoffPolicy, type Wake } from './backoff.ts';
+import { ConnectionClosedError, type EventSink } from './eventSink.ts';
+import { EventMessageError, encodeEventBody } from '../jetstream/eventMessage.ts';
+import { HeadCache, decidePublish } from './publishDecision.ts';
+import { InterleavedWriteError, isNoResponders, isWrongLastSequence, nodeEventsFilter } from '../jetstream/streamOps.ts';
+import { eventSubject } from '../jetstream/subjects.ts';
+
+/** The logger the publisher reports to (`rpc/log.ts`'s `RpcLog` fits). */
+export interface PublisherLog {
+  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  error(message: string, fields?: Readonly<Record<string, unknown>>): void;
+}
+
+/** The stream lost this node's history (it was recreated empty): publish the outbox from the start. */
+export class StreamLostHistory extends Error {
+  constructor() {
+    super('the events stream holds none of this node’s events');
+    this.name = 'StreamLostHistory';
+  }
+}
+
+/** Another history was written on an aggregate's subject; the publisher stops rather than mix them. */
+export class OutboxConflictError extends Error {
+  constructor(subject: string, reason: string) {
+    super(`cannot publish to ${subject}: ${reason}; stopping the outbox publisher (is another service using this node id?)`);
+    this.name = 'OutboxConflictError';
+  }
+}
+
+/** Errors no retry can fix. */
+export function isFatal(e: unknown): boolean {
+  return (
+    e instanceof OutboxConflictError ||
+    e instanceof InterleavedWriteError ||
+    e instanceof EventMessageError ||
+    e instanceof ConnectionClosedError
+  );
+}
+
+/** What publishing one event needs. */
+export interface PublishContext {
+  readonly sink: EventSink;
+  readonly nodeId: string;
+  readonly clock: Clock;
+  readonly backoff: BackoffPolicy;
+  readonly log: PublisherLog;
+  readonly signal: AbortSignal;
+  readonly heads: HeadCache;
+}
+
+/**
+ * Runs `attempt` until it succeeds. Fatal errors and aborts end it; a publish nobody answered may
+ * mean the stream is gone, so it is created again (and if so, {@link StreamLostHistory} is thrown);
+ * anything else is retried after a capped exponential backoff, cut short when NATS reconnects.
+ */
+export async function retrying<T>(ctx: PublishContext, what: string, attempt: () => Promise<T>): Promise<T> {
+  const started = ctx.clock.now();
+  for (let n = 0; ; n++) {
+    try {
+      const result = await abortable(unlessReconnected(attempt(), ctx.sink.reconnected), ctx.signal);
+      if (n > 0) ctx.log.info(`event publishing recovered: ${what}`, { attempts: n + 1, ms: ctx.clock.now() - started });
+      return result;
+    } catch (e) {
+      if (ctx.signal.aborted || isFatal(e) || e instanceof StreamLostHistory) throw e;
+      if (e === RECONNECTED) continue; // an attempt sent before the outage may wait out its timeout: retry now
+      if (isNoResponders(e) && (await ctx.sink.createStreamIfMissing().catch(() => false))) throw new StreamLostHistory();
+      if (n === 0) ctx.log.warn(`event publishing failed, retrying: ${what}`, { error: (e as Error).message });
+      await pause(ctx.clock, backoffDelay(ctx.backoff, n), ctx.signal, ctx.sink.reconnected);
+    }
+  }
+}
+
+const RECONNECTED = new Error('reconnected');
+
+/**
+ * Settles like `attempt`, or rejects with {@link RECONNECTED} when the connection comes back first
+ * (the abandoned attempt may still land; its repeat is then a duplicate the stream drops).
+ */
+function unlessReconnected<T>(attempt: Promise<T>, reconnected: Wake): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const cancel = reconnected.once(() => reject(RECONNECTED));
+    attempt.then(
+      (v) => (cancel(), resolve(v)),
+      (e: unknown) => (cancel(), reject(e)),
+    );
+  });
+}
+
+/** Throws {@link StreamLostHistory} when the stream never held anything of this node. */
+export function checkStreamHistory(ctx: PublishContext): Promise<void> {
+  return retrying(ctx, 'checking the events stream', async () => {
+    if (await ctx.sink.neverHeld(nodeEventsFilter(ctx.nodeId))) throw new StreamLostHistory();
+  });
+}
+
+/**
+ * Publishes one outbox event to its aggregate's subject unless the subject already holds it,
+ * with `Nats-Msg-Id` and the expected last subject sequence. A wrong-last-sequence answer makes it
+ * look the subject up again and decide afresh (three times at most, then it is a conflict).
+ */
+export function publishOutboxEvent(ctx: PublishContext, event: StoredEvent): Promise<void> {
+  const { eventId, streamSeq, stream } = event.metadata;
+  const subject = eventSubject(ctx.nodeId, stream);
+  const body = encodeEventBody({ ...event, metadata: { ...event.metadata, nodeId: ctx.nodeId } });
+  let refusals = 0;
+  return retrying(ctx, `publishing ${subject}`, async () => {
+    if (!ctx.heads.has(subject)) ctx.heads.set(subject, await ctx.sink.head(subject));
+    const decision = decidePublish({ eventId, streamSeq }, ctx.heads.get(subject));
+    if (decision.kind === 'skip') return;
+    if (decision.kind === 'conflict') throw new OutboxConflictError(subject, decision.reason);
+    if (decision.gap) ctx.log.warn('publishing after a gap in an aggregate (earlier events missing)', { subject, streamSeq });
+    try {
+      const ack = await ctx.sink.publish(subject, body, eventId, decision.expectedLastSubjectSeq);
+      const known = ctx.heads.get(subject); // an abandoned attempt must not move the head back
+      if (known === undefined || known.streamSeq < streamSeq) ctx.heads.set(subject, { seq: ack.seq, streamSeq, eventId });
+    } catch (e) {
+      if (!isWrongLastSequence(e)) throw e;
+      ctx.heads.delete(subject);
+      if (++refusals > 3) throw new InterleavedWriteError(subject, decision.expectedLastSubjectSeq, e);
+      ctx.log.warn('subject moved on unexpectedly; looking it up again', { subject, streamSeq, error: (e as Error).message });
+      throw e;
+    }
+  });
+}

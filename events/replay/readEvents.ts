@@ -1,0 +1,28 @@
+import type { JetStreamClient } from '@nats-io/jetstream';
+import type { StoredEvent } from '../../spec/events.ts';
+import { decodeEventMessage } from '../jetstream/eventMessage.ts';
+import { EVENTS_STREAM } from '../jetstream/subjects.ts';
+
+/**
+ * Every event on subjects matching `filter` from stream sequence `fromSeq` on, in stream order, as
+ * they were when the read started (later messages are not waited for). Uses an ordered consumer
+ * (ephemeral, in server memory, no acks), deleted when the iteration ends or is abandoned.
+ */
+export async function* readEvents(js: JetStreamClient, filter: string, fromSeq = 1): AsyncIterable<StoredEvent> {
+  const consumer = await js.consumers.get(EVENTS_STREAM, { filter_subjects: filter, opt_start_seq: Math.max(1, fromSeq) });
+  try {
+    const { num_pending } = await consumer.info(true);
+    if (num_pending === 0) return;
+    const messages = await consumer.consume({ max_messages: 512 });
+    try {
+      for await (const msg of messages) {
+        yield decodeEventMessage(msg);
+        if (msg.info.pending === 0) return;
+      }
+    } finally {
+      messages.stop();
+    }
+  } finally {
+    await consumer.delete().catch(() => undefined);
+  }
+}

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { ActivationService } from './actors/activationService.ts';
+import { CoinRegistry } from './actors/coinRegistry.ts';
+import { EmbeddedEventLog } from './events/log/embeddedEventLog.ts';
+import { NODE_STREAM, coinStream } from './events/log/eventLog.ts';
+import { InFlightActivations } from './events/projections/inFlightActivations.ts';
+import { startNatsLink, type NatsLink } from './natsLink.ts';
+import { EnabledCoinsProjection } from './events/projections/enabledCoins.ts';
+import { HdAddressesProjection } from './events/projections/hdAddresses.ts';
+import { TaskStatusProjection } from './events/projections/taskStatus.ts';
+import { EnableEthTasks, type TaskTimeouts } from './actors/enableEthTasks.ts';
+import type { HardwareWallet } from './actors/ports/hardwareWallet.ts';
+import { ActivationError, ErrorType } from './spec/errors.ts';
+import { AuthGuard } from './rpc/auth.ts';
+import { createDispatcher } from './rpc/dispatcher.ts';
+import { startHttpServer } from './rpc/httpServer.ts';
+import { buildMethodTables } from './rpc/methods/index.ts';
+import { systemClock, type Clock } from './kernel/clock.ts';
+import { ConfigError, type NodeConfig } from './infra/config/index.ts';
+import { createEvmFamily } from './infra/evm/evmFamily.ts';
+import { createTronFamily } from './infra/tron/tronFamily.ts';
+import { createUtxoFamily } from './infra/utxo/utxoFamily.ts';
+import {
+  InvalidMnemonicError,
+  createHdKeyProvider,
+  createIguanaKeyProvider,
+  hash160,
+  isHdKeyProvider,
+  type KeyProvider,
+} from './infra/keys/index.ts';
+
+/** Version recorded in `SessionStarted`. */
+export const SERVICE_VERSION = '0.1.0';
+
+export interface ServiceOptions {
+  readonly config: NodeConfig;
+  readonly clock?: Clock;
+  /** Port override (0 = any free port, for tests); default the config's `rpcport`. */
+  readonly port?: number;
+  readonly evm?: { readonly nodeTimeoutMs?: number; readonly batchSize?: number };
+  readonly tron?: { readonly nodeTimeoutMs?: number };
+  /** Overrides of the Electrum client (tests): request budget, ping period, connection stagger. */
+  readonly utxo?: { readonly requestTimeoutMs?: number; readonly pingIntervalMs?: number };
+  /** Overrides the config's hardware timeouts (tests). */
+  readonly taskTimeouts?: TaskTimeouts;
+  /** Overrides the device adapter (default: `@trezor/connect` over UDP, loaded on first use). */
+  readonly hardware?: () => Promise<HardwareWallet>;
+}
+
+/** A running service: its RPC address, its parts (for tests and tools), and a clean stop. */
+export interface RunningService {
+  readonly url: string;
+  readonly sessionId: string;
+  /** `node_id`: configured, or derived from the wallet's public key. */
+  readonly nodeId: string | undefined;
+  readonly service: ActivationService;
+  readonly log: EmbeddedEventLog;
+  readonly registry: CoinRegistry;
+  readonly tasks: EnableEthTasks;
+  /** Present when `nats` is configured. */
+  readonly nats: NatsLink | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Composition root: opens the event log (a new session), rebuilds projections by replaying it,
+ * wires keys → chain families → actors → RPC, and starts listening.
+ */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const keys = keyProviderFor(config);
+  const sessionId = randomUUID();
+  const nodeId = config.nodeId ?? (await defaultNodeId(keys, config));
+  const log = await EmbeddedEventLog.open({ dir: config.dbdir, sessionId, clock, ...(nodeId === undefined ? {} : { nodeId }) });
+  try {
+    const enabledCoins = new EnabledCoinsProjection();
+    const taskStatuses = new TaskStatusProjection();
+    const inFlight = new InFlightActivations();
+    const hdAddresses = new HdAddressesProjection();
+    for await (const event of log.read()) {
+      enabledCoins.apply(event);
+      taskStatuses.apply(event);
+      inFlight.apply(event);
+      hdAddresses.apply(event);
+    }
+    log.subscribe((event) => {
+      enabledCoins.apply(event);
+      taskStatuses.apply(event);
+      hdAddresses.apply(event);
+    });
+    await log.append(NODE_STREAM, [
+      { type: 'SessionStarted', data: { sessionId, version: SERVICE_VERSION, derivationMethod: keys.derivationMethod } },
+    ]);
+
+    const electrum = config.electrum;
+    const tlsCa = electrum.caFile === undefined ? undefined : [await readCaFile(electrum.caFile)];
+    const families = [
+      createEvmFamily({ keys, clock, ...options.evm }),
+      createTronFamily({ keys, clock, ...options.tron }),
+      createUtxoFamily({ keys, clock, requestTimeoutMs: electrum.requestTimeoutMs, clientName: `coin-activation ${SERVICE_VERSION}`, ...(tlsCa ? { tlsCa } : {}), ...options.utxo }),
+    ];
+    const registry = new CoinRegistry({ log, activateCoin: (plan, signal) => service.activate(plan, signal) });
+    const hd = isHdKeyProvider(keys) ? { walletId: keys.walletId, known: hdAddresses } : undefined;
+    const service: ActivationService = new ActivationService({ coins: config.coins, families, registry, enabledCoins, ...(hd ? { hd } : {}) });
+    const hw = config.hardwareWallet;
+    const hardware: LazyHardware = options.hardware
+      ? Object.assign(options.hardware, { close: async () => undefined })
+      : lazyHardware({ udpHost: hw.udpHost, udpPort: hw.udpPort, clock });
+    const tasks = new EnableEthTasks({
+      log,
+      registry,
+      service,
+      statuses: taskStatuses,
+      clock,
+      timeouts: options.taskTimeouts ?? { connectMs: hw.connectTimeoutMs, pinMs: hw.pinTimeoutMs },
+      hardware,
+    });
+    await tasks.recordInterrupted(sessionId);
+    for (const { ticker, attempt, sessionId: died } of inFlight.orphans(sessionId)) {
+      await log.append(coinStream(ticker), [{ type: 'ActivationInterrupted', data: { ticker, attempt, sessionId: died } }]);
+    }
+    const auth = new AuthGuard({ rpcPassword: config.rpcPassword.reveal(), clock });
+    const dispatcher = createDispatcher({ ...buildMethodTables(service, tasks), auth });
+    const http = await startHttpServer({ host: config.rpcip, port: options.port ?? config.rpcport, dispatcher });
+    const nats =
+      config.nats === undefined || nodeId === undefined
+        ? undefined
+        : startNatsLink({ settings: config.nats, nodeId, outbox: log, dispatcher, dbdir: config.dbdir, clock });
+
+    return {
+      url: http.url,
+      sessionId,
+      nodeId,
+      service,
+      log,
+      registry,
+      tasks,
+      nats,
+      async stop() {
+        await tasks.stop();
+        service.releaseAll();
+        // Abort activations first: their requests then answer at once instead of holding the
+        // HTTP close (a silent node could otherwise delay shutdown by its whole timeout).
+        await registry.stop();
+        await http.close();
+        await hardware.close();
+        await nats?.stop();
+        await log.close();
+      },
+    };
+  } catch (error) {
+    await log.close();
+    throw error;
+  }
+}
+
+/**
+ * The default `node_id`: the first 20 hex digits of hash160 of the wallet's public key: stable for a
+ * wallet, reveals nothing secret. Without a passphrase there is no key: NATS then needs `node_id`.
+ */
+async function defaultNodeId(keys: KeyProvider, config: NodeConfig): Promise<string | undefined> {
+  if (config.passphrase === undefined) {
+    if (config.nats !== undefined) throw new ConfigError('node_id', 'MM2.json: node_id: is required with nats when there is no passphrase');
+    return undefined;
+  }
+  if (isHdKeyProvider(keys)) return keys.walletId.slice(0, 20); // hash160 of the master public key
+  const publicKey = await keys.publicKey({ coin: 'node_id' });
+  return Buffer.from(hash160(publicKey.compressed)).toString('hex').slice(0, 20);
+}
+
+/** The `@trezor/connect` adapter, imported and created on first use only. */
+function lazyHardware(options: { udpHost: string; udpPort: number; clock: Clock }): LazyHardware {
+  let wallet: Promise<HardwareWallet> | undefined;
+  const get = () =>
+    (wallet ??= import('./infra/hardware/trezorConnectWallet.ts').then((m) => m.createTrezorConnectWallet(options)));
+  // Its transport polls and would keep the process alive: release it on stop, if it was ever made.
+  return Object.assign(get, { close: async () => (wallet ? (await wallet).close() : undefined) });
+}
+
+type LazyHardware = (() => Promise<HardwareWallet>) & { close(): Promise<void> };
+
+/** Iguana key, or with `enable_hd` the BIP39 mnemonic's HD key; a bad mnemonic is a ConfigError. */
+function keyProviderFor(config: NodeConfig): KeyProvider {
+  if (config.passphrase === undefined) return noKeyProvider;
+  if (!config.enableHd) return createIguanaKeyProvider(config.passphrase);
+  try {
+    return createHdKeyProvider(config.passphrase);
+  } catch (error) {
+    // The message names the problem and the word count, never a word.
+    if (error instanceof InvalidMnemonicError) throw new ConfigError('passphrase', `MM2.json: ${error.message} (enable_hd is true)`);
+    throw error;
+  }
+}
+
+const NO_PASSPHRASE = 'no passphrase is configured in MM2.json; coins cannot be activated';
+
+/** Without a passphrase the service answers queries but cannot derive addresses. */
+const noKeyProvider: KeyProvider = {
+  derivationMethod: 'Iguana',
+  publicKey: () =>
+    Promise.reject(new ActivationError(ErrorType.PrivKeyNotAllowed, NO_PASSPHRASE, NO_PASSPHRASE)),
+};
+
+/** The PEM text of `electrum.ca_file`; a missing or non-PEM file stops start-up with a clear line. */
+async function readCaFile(path: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError('electrum.ca_file', `MM2.json: electrum.ca_file: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new ConfigError('electrum.ca_file', `MM2.json: electrum.ca_file: ${path} holds no PEM certificate`);
+  }
+  return text;
+}
