@@ -1,7 +1,7 @@
-import { ActivationError, ErrorType, errorSentence } from '../spec/errors.ts';
-import { invalidRequest } from './platformPlan.ts';
+import { ActivationError, ErrorType, errorSentence, invalidRequest } from '../spec/errors.ts';
+
 import { parseCoinProtocol, protocolTypeName, type CoinEntry, type CoinProtocol } from '../spec/coins.ts';
-import type { CoinsConfig } from '../infra/config/index.ts';
+import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
 import type { HdAddressesProjection } from '../events/projections/hdAddresses.ts';
 import { resolveHdScan } from './hdPlan.ts';
@@ -32,14 +32,14 @@ export interface DisableOutcome {
  * answers queries from projections. Knows nothing of wire shapes.
  */
 export class ActivationService {
-  readonly #coins: CoinsConfig;
+  readonly #coins: CoinsCatalog;
   readonly #families: readonly ChainFamily[];
   readonly #registry: CoinRegistry;
   readonly #enabledCoins: EnabledCoinsProjection;
   readonly #hd: HdWallet | undefined;
 
   constructor(deps: {
-    coins: CoinsConfig;
+    coins: CoinsCatalog;
     families: readonly ChainFamily[];
     registry: CoinRegistry;
     enabledCoins: EnabledCoinsProjection;

@@ -4,7 +4,7 @@
  * `path_to_address` one. Families supply the chain read and how a key becomes an address.
  */
 import type { CoinEntry } from '../spec/coins.ts';
-import type { HdKeyProvider } from '../infra/keys/hd.ts';
+import type { HdKeyProvider } from './ports/keyProvider.ts';
 import type { PublicKey } from './ports/keyProvider.ts';
 import type { ActivatedCoin, ActivationPlan, Balance, ChainFamilyId, HdActivation } from '../machines/activation.types.ts';
 import { scanHdAccount, type AddressRead } from './hdScan.ts';

@@ -6,7 +6,7 @@
 import type { CoinEntry } from '../spec/coins.ts';
 import type { HdScanPlan } from '../machines/activation.types.ts';
 import { ScanPolicy } from './hdScan.ts';
-import { invalidRequest } from './platformPlan.ts';
+import { invalidRequest } from '../spec/errors.ts';
 
 /** `path_to_address`: the parts, or a full `derivation_path`. */
 export interface AddressPathRequest {

@@ -3,9 +3,9 @@
  * each token in request order (config → protocol parse → the family's token protocol and address
  * → same platform), then the nodes. Pure; throws the first failure as an `ActivationError`.
  */
-import { ActivationError, ErrorType, errorSentence } from '../spec/errors.ts';
+import { ActivationError, ErrorType, errorSentence, invalidRequest } from '../spec/errors.ts';
 import { parseCoinProtocol } from '../spec/coins.ts';
-import { urlLabel } from '../infra/failover/nodeFailover.ts';
+import { urlLabel } from '../kernel/urlLabel.ts';
 import type { PlanContext, PlatformActivationCommand } from './ports/chainFamily.ts';
 
 /** A token ready to read: its contract in the family's canonical form. */
@@ -78,7 +78,3 @@ export function planHttpNodes(command: PlatformActivationCommand, why = 'expecte
   });
 }
 
-/** `InvalidRequest` whose `error` and `error_data` are the same sentence. */
-export function invalidRequest(message: string): ActivationError {
-  return errorSentence(ErrorType.InvalidRequest, message);
-}

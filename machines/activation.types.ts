@@ -1,5 +1,6 @@
 import { formatAmount } from '../spec/amount.ts';
-import type { ActivatedTokenInfo, BalanceInfo, EventOf } from '../spec/events.ts';
+import type { ActivatedTokenInfo, ActivationSummary, BalanceInfo, EventOf } from '../spec/events.ts';
+export type { ActivationSummary } from '../spec/events.ts';
 import type { DerivationMethod } from '../spec/derivationMethod.ts';
 
 /** Chain families the service can activate; each is one adapter behind the `ChainFamily` port. */
@@ -132,8 +133,6 @@ function tokenInfo(token: ActivatedToken): ActivatedTokenInfo {
     : { ticker, contractAddress, decimals, balance: balanceInfo(balance, decimals) };
 }
 
-/** The formatted, secret-free summary of an activation: the data of its `CoinActivated` event. */
-export type ActivationSummary = EventOf<'CoinActivated'>['data'];
 
 /** Summarizes a coin: decimal-string amounts, no connection details. */
 export function summarizeActivation(coin: ActivatedCoin, attempt: number): ActivationSummary {

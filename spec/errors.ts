@@ -128,3 +128,8 @@ export function toActivationError(e: unknown): ActivationError {
   const message = e instanceof Error ? e.message : String(e);
   return new ActivationError(ErrorType.InternalError, message, undefined, { cause: e });
 }
+
+/** `InvalidRequest` whose `error` and `error_data` are the same sentence (the reference's form). */
+export function invalidRequest(message: string): ActivationError {
+  return errorSentence(ErrorType.InvalidRequest, message);
+}

@@ -177,3 +177,6 @@ export const StoredEvent = Type.Intersect([DomainEvent, Type.Object({ metadata: 
 export type StoredEvent = DomainEvent & { metadata: EventMetadata };
 
 export const storedEventSchema = compile(StoredEvent);
+
+/** The formatted, secret-free summary of an activation: the data of its `CoinActivated` event. */
+export type ActivationSummary = EventOf<'CoinActivated'>['data'];

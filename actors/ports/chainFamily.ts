@@ -1,6 +1,6 @@
 import type { CoinEntry, CoinProtocol } from '../../spec/coins.ts';
 import type { AddressPathRequest, HdRequest } from '../hdPlan.ts';
-import type { CoinsConfig } from '../../infra/config/index.ts';
+import type { CoinsCatalog } from './coinsCatalog.ts';
 import type {
   KeyPolicy,
   ActivatedCoin,
@@ -96,7 +96,7 @@ export type ActivationCommand = PlatformActivationCommand | ElectrumActivationCo
 export interface PlanContext {
   readonly platform: CoinEntry;
   readonly platformProtocol: CoinProtocol;
-  readonly coins: CoinsConfig;
+  readonly coins: CoinsCatalog;
 }
 
 /**

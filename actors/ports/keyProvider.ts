@@ -40,3 +40,27 @@ export interface KeyProvider {
    */
   publicKey(coin: KeyCoin, path?: AddressPath): Promise<PublicKey>;
 }
+
+/** A mnemonic-backed provider, with the paths and the wallet id an address scanner needs. */
+export interface HdKeyProvider extends KeyProvider {
+  readonly derivationMethod: 'HDWallet';
+  /**
+   * Stable, non-secret id of the wallet: hex hash160 of the master public key (40 digits). Keys
+   * per-wallet state (e.g. stored address counts) without revealing anything.
+   */
+  readonly walletId: string;
+  /** The account's BIP32 path, e.g. `m/44'/60'/0'`. `InvalidRequest` without `derivation_path`. */
+  accountPath(coin: KeyCoin, accountId: number): string;
+  /** The full BIP32 path of an address, e.g. `m/44'/60'/0'/0/5`. */
+  addressPath(coin: KeyCoin, path: AddressPath): string;
+  /**
+   * The public key at `path` (default account 0, External, address 0). Rejects with
+   * `InvalidRequest` when the coin has no `derivation_path` or an index is out of range.
+   */
+  publicKey(coin: KeyCoin, path?: AddressPath): Promise<PublicKey>;
+}
+
+/** Whether `keys` is an {@link HdKeyProvider} (hardware keys are `HDWallet` too, but are not). */
+export function isHdKeyProvider(keys: KeyProvider): keys is HdKeyProvider {
+  return keys.derivationMethod === DerivationMethod.HDWallet && 'walletId' in keys && 'addressPath' in keys;
+}

@@ -1,11 +1,7 @@
-import type { ErrorInfo, EventOf, StoredEvent } from '../../spec/events.ts';
+import type { StoredEvent } from '../../spec/events.ts';
+import type { TaskView } from '../../spec/render/taskStatus.ts';
 
-/** A task as `task::enable_eth::status` answers it, rebuilt from events alone. */
-export type TaskView =
-  | { readonly state: 'InProgress' | 'UserActionRequired'; readonly details: string }
-  | { readonly state: 'Ok'; readonly result: EventOf<'TaskSucceeded'>['data']['activation'] }
-  | { readonly state: 'Error'; readonly error: ErrorInfo }
-  | { readonly state: 'Cancelled' | 'Forgotten' };
+export type { TaskView };
 
 /** What a task keeps from its `TaskCreated`: everything but its current view. */
 export interface TaskHeader {

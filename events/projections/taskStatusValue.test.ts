@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTaskStatus } from '../../rpc/methods/enableEthTask.ts';
+import { renderTaskStatus } from '../../spec/render/taskStatus.ts';
 import { TaskStatusProjection } from './taskStatus.ts';
 import { nextTaskStatus, type TaskStatusValue } from './taskStatusValue.ts';
 import { EventScript } from '../../devnet/testkits/eventScript.ts';

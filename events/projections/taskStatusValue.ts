@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../spec/events.ts';
-import { renderTaskStatus } from '../../rpc/methods/enableEthTask.ts';
+import { renderTaskStatus } from '../../spec/render/taskStatus.ts';
 import { nextTaskRecord, type TaskRecord } from './taskReducer.ts';
 
 /** `status` of a task in the KV: the wire statuses, plus the two a task ends invisible with. */

@@ -4,7 +4,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import { startNatsServer, type NatsServer } from '../../devnet/nats/natsServer.ts';
-import { renderTaskStatus } from '../../rpc/methods/enableEthTask.ts';
+import { renderTaskStatus } from '../../spec/render/taskStatus.ts';
 import type { CoinStatus } from '../projections/coinStatus.ts';
 import { EventScript } from '../../devnet/testkits/eventScript.ts';
 import { StatusState, statusDigest } from '../projections/statusState.ts';

@@ -13,7 +13,7 @@ import type { KeyProvider } from '../keys/index.ts';
 import { evmAddress } from '../keys/index.ts';
 import { readAccount, readAddresses } from './accountReader.ts';
 import { activateHdAccount } from '../../actors/hdActivation.ts';
-import { isHdKeyProvider } from '../keys/hd.ts';
+import { isHdKeyProvider } from '../../actors/ports/keyProvider.ts';
 import { evmNodeRunner, type EvmConnection } from './evmNodes.ts';
 import { planEvmActivation, type EvmPlanParams } from './evmPlan.ts';
 import { activateLegacyEvm, planLegacyEvm } from './legacyEvmEnable.ts';

@@ -1,8 +1,9 @@
 import type { CoinEntry } from '../../spec/coins.ts';
 import type { PlanContext, PlatformActivationCommand } from '../../actors/ports/chainFamily.ts';
-import { invalidRequest, planHttpNodes, planTokens } from '../../actors/platformPlan.ts';
+import { planHttpNodes, planTokens } from '../../actors/platformPlan.ts';
 import type { TokenToRead } from './accountReader.ts';
 import { ERC20_RULE, isEvmAddress } from './evmAddressRules.ts';
+import { invalidRequest } from '../../spec/errors.ts';
 
 /** Validated EVM parameters carried in the plan (never logged: node URLs may hold API keys). */
 export interface EvmPlanParams {

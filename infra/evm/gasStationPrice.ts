@@ -12,7 +12,7 @@
 import { ErrorType, errorSentence } from '../../spec/errors.ts';
 import type { GasStationSpec } from '../../actors/ports/chainFamily.ts';
 import type { Clock } from '../../kernel/clock.ts';
-import { urlLabel } from '../failover/nodeFailover.ts';
+import { urlLabel } from '../../kernel/urlLabel.ts';
 
 /** A station answer this large is not a gas station's. */
 const MAX_ANSWER_BYTES = 64 * 1024;

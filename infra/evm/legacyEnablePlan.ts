@@ -7,10 +7,11 @@ import { parseCoinProtocol, protocolTypeName, type CoinEntry } from '../../spec/
 import { resolveAddressPath } from '../../actors/hdPlan.ts';
 import type { AddressPath } from '../../actors/ports/keyProvider.ts';
 import type { EnableActivationCommand, GasStationSpec, PlanContext } from '../../actors/ports/chainFamily.ts';
-import { invalidRequest } from '../../actors/platformPlan.ts';
-import { urlLabel } from '../failover/nodeFailover.ts';
+
+import { urlLabel } from '../../kernel/urlLabel.ts';
 import type { TokenToRead } from './accountReader.ts';
 import { ERC20_RULE, isEvmAddress, isZeroAddress } from './evmAddressRules.ts';
+import { invalidRequest } from '../../spec/errors.ts';
 
 /** Confirmations an EVM coin waits for when neither the request nor the coins file says (spec 8). */
 const DEFAULT_REQUIRED_CONFIRMATIONS = 3;

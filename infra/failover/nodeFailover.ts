@@ -101,12 +101,3 @@ function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }
-
-/** Origin of a URL (scheme, host, port): safe to show, unlike paths and queries holding API keys. */
-export function urlLabel(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return '(invalid url)';
-  }
-}

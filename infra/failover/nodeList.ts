@@ -1,6 +1,7 @@
 import { ErrorType, errorSentence } from '../../spec/errors.ts';
 import type { Clock } from '../../kernel/clock.ts';
-import { AllNodesFailedError, tryNodesInOrder, urlLabel } from './nodeFailover.ts';
+import { AllNodesFailedError, tryNodesInOrder } from './nodeFailover.ts';
+import { urlLabel } from '../../kernel/urlLabel.ts';
 import { TokenReadError } from './tokenReadError.ts';
 
 /** Nodes of an active coin, best first: the one that last answered moves to the front. */

@@ -5,9 +5,9 @@ import { printedForms } from '../../devnet/testing/printedForms.ts';
 import { HDNodeWallet, Mnemonic, SigningKey } from 'ethers';
 import { isActivationError } from '../../spec/errors.ts';
 import { evmAddress, p2pkhAddress } from './addresses.ts';
-import { createHdKeyProvider, isHdKeyProvider } from './hd.ts';
+import { createHdKeyProvider } from './hd.ts';
 import { createIguanaKeyProvider } from './iguana.ts';
-import type { AddressPath } from '../../actors/ports/keyProvider.ts';
+import { isHdKeyProvider, type AddressPath } from '../../actors/ports/keyProvider.ts';
 
 const ABANDON = `${'abandon '.repeat(11)}about`;
 const ZOO24 = `${'zoo '.repeat(23)}vote`;

@@ -16,38 +16,15 @@ import {
   privateNode,
   type PrivateNode,
 } from './bip32.ts';
-import { DerivationMethod, type AddressPath, type KeyCoin, type KeyProvider, type PublicKey } from '../../actors/ports/keyProvider.ts';
+import { DerivationMethod, type AddressPath, type HdKeyProvider, type KeyCoin } from '../../actors/ports/keyProvider.ts';
 import { mnemonicSeed } from './mnemonic.ts';
 import { revealPassphrase, sealProvider, type PassphraseInput } from './secrecy.ts';
-
-/** A mnemonic-backed provider, with the paths and the wallet id an address scanner needs. */
-export interface HdKeyProvider extends KeyProvider {
-  readonly derivationMethod: 'HDWallet';
-  /**
-   * Stable, non-secret id of the wallet: hex hash160 of the master public key (40 digits). Keys
-   * per-wallet state (e.g. stored address counts) without revealing anything.
-   */
-  readonly walletId: string;
-  /** The account's BIP32 path, e.g. `m/44'/60'/0'`. `InvalidRequest` without `derivation_path`. */
-  accountPath(coin: KeyCoin, accountId: number): string;
-  /** The full BIP32 path of an address, e.g. `m/44'/60'/0'/0/5`. */
-  addressPath(coin: KeyCoin, path: AddressPath): string;
-  /**
-   * The public key at `path` (default account 0, External, address 0). Rejects with
-   * `InvalidRequest` when the coin has no `derivation_path` or an index is out of range.
-   */
-  publicKey(coin: KeyCoin, path?: AddressPath): Promise<PublicKey>;
-}
 
 type ChainNodes = Readonly<Record<AddressPath['chain'], PrivateNode>>;
 
 /** Hardened derivations kept; beyond this the least recently used account is dropped. */
 const MAX_CACHED_ACCOUNTS = 256;
 
-/** Whether `keys` is an {@link HdKeyProvider} (hardware keys are `HDWallet` too, but are not). */
-export function isHdKeyProvider(keys: KeyProvider): keys is HdKeyProvider {
-  return keys.derivationMethod === DerivationMethod.HDWallet && 'walletId' in keys && 'addressPath' in keys;
-}
 
 /**
  * Builds the HD provider from a mnemonic (whitespace is normalised). Throws `InvalidMnemonicError`

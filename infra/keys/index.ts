@@ -3,12 +3,14 @@ export { evmAddress, hash160, p2pkhAddress, tronAddress } from './addresses.ts';
 export { evmToTronBase58, evmToTronHex, tronToEvmAddress } from './tronAddress.ts';
 export { createIguanaKeyProvider, type IguanaKeyProvider } from './iguana.ts';
 export { InvalidPrivateKeyError, IguanaKeySource } from './iguanaSeed.ts';
-export { createHdKeyProvider, isHdKeyProvider, type HdKeyProvider } from './hd.ts';
+export { createHdKeyProvider } from './hd.ts';
 export { InvalidMnemonicError, MnemonicProblem } from './mnemonic.ts';
 export { type PassphraseInput } from './secrecy.ts';
 export {
   DerivationMethod,
+  isHdKeyProvider,
   type AddressPath,
+  type HdKeyProvider,
   type KeyCoin,
   type KeyProvider,
   type PublicKey,

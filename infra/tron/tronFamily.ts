@@ -6,7 +6,7 @@ import { readFromNodes, type NodeList } from '../failover/nodeList.ts';
 import { evmAddress, evmToTronBase58, type KeyProvider } from '../keys/index.ts';
 import { readTronAccount, readTronAddresses } from './tronAccountReader.ts';
 import { activateHdAccount } from '../../actors/hdActivation.ts';
-import { isHdKeyProvider } from '../keys/hd.ts';
+import { isHdKeyProvider } from '../../actors/ports/keyProvider.ts';
 import { createTronHttp } from './tronHttp.ts';
 import { planTronActivation, type TronPlanParams } from './tronPlan.ts';
 

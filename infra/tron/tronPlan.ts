@@ -1,9 +1,9 @@
 import type { CoinEntry } from '../../spec/coins.ts';
-import { ErrorType, errorSentence } from '../../spec/errors.ts';
+import { ErrorType, errorSentence, invalidRequest } from '../../spec/errors.ts';
 import type { PlanContext, PlatformActivationCommand } from '../../actors/ports/chainFamily.ts';
-import { invalidRequest, planHttpNodes, planTokens, type PlannedToken, type TokenRule } from '../../actors/platformPlan.ts';
+import { planHttpNodes, planTokens, type PlannedToken, type TokenRule } from '../../actors/platformPlan.ts';
 import { KeyPolicy } from '../../machines/activation.types.ts';
-import { urlLabel } from '../failover/nodeFailover.ts';
+import { urlLabel } from '../../kernel/urlLabel.ts';
 import { evmToTronBase58, tronToEvmAddress } from '../keys/tronAddress.ts';
 
 /** Validated TRON parameters carried in the plan (never logged: node URLs may hold API keys). */

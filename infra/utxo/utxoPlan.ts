@@ -6,8 +6,8 @@
  */
 import type { ElectrumActivationCommand, ElectrumServerSpec, EnableActivationCommand, PlanContext } from '../../actors/ports/chainFamily.ts';
 import type { CoinEntry } from '../../spec/coins.ts';
-import { ErrorType, errorSentence } from '../../spec/errors.ts';
-import { invalidRequest } from '../../actors/platformPlan.ts';
+import { ErrorType, errorSentence, invalidRequest } from '../../spec/errors.ts';
+
 import { parseHostPort } from '../electrum/electrumChannel.ts';
 import { resolveAddressPath, type AddressPathRequest } from '../../actors/hdPlan.ts';
 import type { AddressPath } from '../../actors/ports/keyProvider.ts';

@@ -1,4 +1,3 @@
-import { ActivationError, type ErrorType } from '../../spec/errors.ts';
 import {
   enableEthTaskCancelParams,
   enableEthTaskInitParams,
@@ -6,31 +5,10 @@ import {
   enableEthTaskUserActionParams,
 } from '../../spec/enableEthTask.ts';
 import type { EnableEthTasks } from '../../actors/enableEthTasks.ts';
-import type { TaskRecord } from '../../events/projections/taskStatus.ts';
 import { ActivationVia } from '../../machines/activation.types.ts';
-import { errorOrigin, renderV2Error } from '../../spec/render/envelope.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
-import { renderActivationResult } from '../../spec/render/activationResult.ts';
+import { renderTaskStatus } from '../../spec/render/taskStatus.ts';
 import { toPlatformCommand } from './enableEthWithTokens.ts';
-
-/** A task's status as the wire shows it (spec 4.2, notes §8). */
-export function renderTaskStatus(task: TaskRecord): unknown {
-  const view = task.view;
-  switch (view.state) {
-    case 'InProgress':
-    case 'UserActionRequired':
-      return { status: view.state, details: view.details };
-    case 'Ok':
-      return { status: 'Ok', details: renderActivationResult(view.result, task.getBalances) };
-    case 'Error': {
-      const error = new ActivationError(view.error.errorType as ErrorType, view.error.message, view.error.data);
-      const { mmrpc: _m, id: _i, ...details } = renderV2Error(error, null, errorOrigin('task', view.error.errorType));
-      return { status: 'Error', details };
-    }
-    default:
-      throw new Error(`task ${task.taskId} is not visible`); // unreachable: filtered by the manager
-  }
-}
 
 /** The four `task::enable_eth::*` methods (v2). */
 export function enableEthTaskMethods(tasks: EnableEthTasks) {

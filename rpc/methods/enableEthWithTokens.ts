@@ -1,5 +1,5 @@
-import { ErrorType, errorSentence } from '../../spec/errors.ts';
-import { invalidRequest } from '../../actors/platformPlan.ts';
+import { ErrorType, errorSentence, invalidRequest } from '../../spec/errors.ts';
+
 import {
   enableEthWithTokensParams,
   type AddressPath,

@@ -1,6 +1,6 @@
 import type { EnableEthWithTokensResult } from '../enableEthWithTokens.ts';
 import type { HdActivationResult } from '../activationResult.ts';
-import type { ActivationSummary } from '../../machines/activation.types.ts';
+import type { ActivationSummary } from '../events.ts';
 
 const ZERO = { spendable: '0', unspendable: '0' };
 
