@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { REAL_COINS_FILE } from '../devnet/data/index.ts';
 import { coinEntryValidator, parseCoinProtocol, PROTOCOL_NAMES, protocolTypeName, type CoinProtocolParse } from './coins.ts';
 
-const REAL = JSON.parse(readFileSync('/work/shared/data/coins-config-real.json', 'utf8')) as Array<{ coin: string; protocol?: unknown; chain_id?: unknown }>;
+const REAL = JSON.parse(readFileSync(REAL_COINS_FILE, 'utf8')) as Array<{ coin: string; protocol?: unknown; chain_id?: unknown }>;
 const entry = (ticker: string) => {
   const found = REAL.find((e) => e.coin === ticker);
   assert.ok(found, `real coins file has ${ticker}`);

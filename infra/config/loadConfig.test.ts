@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
+import { REAL_COINS_FILE } from '../../devnet/data/index.ts';
 import { parseCoinProtocol } from '../../spec/coins.ts';
 import { ConfigError, formatStartupError } from './configError.ts';
 import { loadNodeConfig, type LoadNodeConfigOptions } from './loadConfig.ts';
 
-const REAL_COINS = '/work/shared/data/coins-config-real.json';
+const REAL_COINS = REAL_COINS_FILE;
 const SECRET = 'Zq9!uniqueRpcSecret';
 const PASSPHRASE = 'uniquePassphraseSecret words';
 const UTXO = { coin: 'KMD', protocol: { type: 'UTXO' } };

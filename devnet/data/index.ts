@@ -1,0 +1,4 @@
+import { fileURLToPath } from 'node:url';
+
+/** Path of the committed real coins file (see README.md here). */
+export const REAL_COINS_FILE = fileURLToPath(new URL('./coins-config-real.json', import.meta.url));
