@@ -1,11 +1,13 @@
 /**
  * Entry point (`npm start`). With an MM2.json (path from `MM_CONF_PATH`, default `./MM2.json`) it
  * runs the service from it; with none at the default path it runs dev mode: a local devnet and a
- * generated config, all on 127.0.0.1. A bad config prints one line and exits non-zero.
+ * generated config, all on 127.0.0.1. A bad config prints one line and exits non-zero; so does dev
+ * mode on a production install (`npm ci --omit=dev`), which lacks the dev wing's packages.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatStartupError, isConfigError, loadNodeConfig } from './infra/config/index.ts';
+import { ConfigError, formatStartupError, isConfigError, loadNodeConfig } from './infra/config/index.ts';
+import { missingDevPackages } from './scripts/devPackages.mjs';
 import { startService } from './service.ts';
 
 async function main(): Promise<void> {
@@ -13,7 +15,12 @@ async function main(): Promise<void> {
   const devMode = !explicitConf && !existsSync(resolve('MM2.json'));
   let stop: () => Promise<void>;
   if (devMode) {
-    const { startDevMode } = await import('./devnet/devMode/devMode.ts'); // hardhat loads only here
+    const missing = missingDevPackages(import.meta.dirname);
+    if (missing.length > 0) {
+      const message = `no MM2.json here and MM_CONF_PATH is not set; dev mode needs the development packages (${missing.join(', ')}), which a production install (npm ci --omit=dev) leaves out: run npm ci for dev mode, or give the service an MM2.json`;
+      throw new ConfigError('MM2.json', message);
+    }
+    const { startDevMode } = await import('./devnet/devMode/devMode.ts'); // the dev wing loads only here
     const dev = await startDevMode({ dir: resolve('.devnet') });
     process.stdout.write(dev.banner);
     stop = dev.stop;

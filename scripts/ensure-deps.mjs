@@ -1,17 +1,26 @@
 // Installs what `npm start` / `npm test` need when it is missing: the locked npm dependencies
 // (when absent or older than package-lock.json) and, for the tests, nats-server and litecoind from
 // Debian (the real NATS server and the real native UTXO daemon the integration tests start).
+// A production install (`npm ci --omit=dev`) is left as it is by `npm start`: it never installs there.
 // Plain JS: it runs before tsx is installed.
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { missingDevPackages } from './devPackages.mjs';
 
 const root = join(import.meta.dirname, '..');
+const forTests = process.argv.includes('--test-peers');
 const installed = join(root, 'node_modules', '.package-lock.json');
 const lock = join(root, 'package-lock.json');
-if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) {
+const absent = !existsSync(installed);
+const stale = !absent && statSync(installed).mtimeMs < statSync(lock).mtimeMs;
+const production = !absent && missingDevPackages(root).length > 0;
+
+if (absent || (stale && !production) || (production && forTests)) {
   console.error('installing dependencies (npm ci)...');
   execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+} else if (stale) {
+  console.error('coin-activation: node_modules is older than package-lock.json; run npm ci --omit=dev to update this production install');
 }
 
 /** Debian packages the integration tests run as real peers, by the binary each provides. */
@@ -34,4 +43,4 @@ function ensureDebianPackages() {
   process.exit(1);
 }
 
-if (process.argv.includes('--test-peers')) ensureDebianPackages();
+if (forTests) ensureDebianPackages();
