@@ -6,7 +6,7 @@ import { ensureEventsStream, type EventsStreamOptions } from './events/jetstream
 import { startOutboxPublisher, type OutboxPublisher } from './events/outbox/outboxPublisher.ts';
 import { nodeEventsFilter, startProjector, type Projector } from './events/projector/projector.ts';
 import type { Dispatcher } from './rpc/dispatcher.ts';
-import { consoleLog, type RpcLog } from './kernel/log.ts';
+import { consoleLog, type Log } from './kernel/log.ts';
 import { serveRpcOverNats } from './rpc/natsRpc.ts';
 import { sleep, type Clock } from './kernel/clock.ts';
 import type { NatsSettings } from './infra/config/nodeConfig.ts';
@@ -19,7 +19,7 @@ export interface NatsLinkOptions {
   readonly dispatcher: Dispatcher;
   readonly dbdir: string;
   readonly clock: Clock;
-  readonly log?: RpcLog;
+  readonly log?: Log;
 }
 
 /** The service's side of NATS once connected. */

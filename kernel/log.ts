@@ -1,24 +1,24 @@
 /**
- * The minimal structured logger the RPC layer writes to. Callers redact before logging: nothing
- * in `rpc/` ever passes a request body, `userpass` or `params` to a logger.
+ * The one structured logger every layer writes to (RPC, outbox, projector, hardware adapter).
+ * Callers redact before logging: no request body, `userpass`, `params`, key or PIN ever reaches it.
  */
 export type LogFields = Readonly<Record<string, unknown>>;
 
-export interface RpcLog {
+export interface Log {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
 }
 
 /** Discards everything (tests, benchmarks). */
-export const silentLog: RpcLog = {
+export const silentLog: Log = {
   info: () => {},
   warn: () => {},
   error: () => {},
 };
 
 /** One JSON line per entry on stderr. */
-export const consoleLog: RpcLog = {
+export const consoleLog: Log = {
   info: (message, fields) => write('info', message, fields),
   warn: (message, fields) => write('warn', message, fields),
   error: (message, fields) => write('error', message, fields),

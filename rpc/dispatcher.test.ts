@@ -6,7 +6,7 @@ import { ActivationError } from '../spec/errors.ts';
 import { compile } from '../spec/validate.ts';
 import { AuthGuard } from './auth.ts';
 import { createDispatcher, type DispatchResult, type Dispatcher } from './dispatcher.ts';
-import type { LogFields, RpcLog } from '../kernel/log.ts';
+import type { LogFields, Log } from '../kernel/log.ts';
 import { defineMethod, RpcVersion, type MethodTable } from './methods.ts';
 
 const PASSWORD = 'Kx7$orbit-Maple';
@@ -154,7 +154,7 @@ function setup(): Setup {
     logs.push(text);
     transcript.push(text);
   };
-  const log: RpcLog = { info: line('info'), warn: line('warn'), error: line('error') };
+  const log: Log = { info: line('info'), warn: line('warn'), error: line('error') };
   const received: unknown[] = [];
   const { methods, legacyMethods } = fakeMethods(received);
   const d = createDispatcher({ methods, legacyMethods, auth: new AuthGuard({ rpcPassword: PASSWORD, clock }), log });

@@ -31,7 +31,7 @@ import {
   type InvokeContext,
 } from './invoke.ts';
 import { parseJsonBody } from './json.ts';
-import { consoleLog, type RpcLog } from '../kernel/log.ts';
+import { consoleLog, type Log } from '../kernel/log.ts';
 import { RpcVersion, type MethodDef, type MethodTable, type RpcCaller } from './methods.ts';
 
 export type { DispatchResult } from './invoke.ts';
@@ -46,7 +46,7 @@ export interface DispatcherOptions {
   readonly legacyMethods?: MethodTable;
   readonly auth: AuthGuard;
   /** Defaults to JSON lines on stderr. Never receives a body, `userpass` or params. */
-  readonly log?: RpcLog;
+  readonly log?: Log;
 }
 
 export interface Dispatcher {

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from './dispatcher.ts';
-import { consoleLog, type RpcLog } from '../kernel/log.ts';
+import { consoleLog, type Log } from '../kernel/log.ts';
 
 export interface HttpServerOptions {
   /** Address to bind, e.g. `127.0.0.1` (the reference's `rpcip` default). */
@@ -16,7 +16,7 @@ export interface HttpServerOptions {
   readonly dispatcher: Dispatcher;
   /** Largest accepted body; larger ones get 413 without being read. Default 1 MiB. */
   readonly maxBodyBytes?: number;
-  readonly log?: RpcLog;
+  readonly log?: Log;
   /** `Access-Control-Allow-Origin` value (the reference's `rpccors`, default `http://localhost:3000`). */
   readonly corsOrigin?: string;
   /** How long `close()` waits for in-flight requests before cutting connections. Default 5 s. */

@@ -7,7 +7,7 @@ import type { ResponseId } from '../spec/envelope.ts';
 import type { SchemaProblem } from '../spec/validate.ts';
 import type { AuthGuard } from './auth.ts';
 import { errorOrigin, renderLegacyError, renderV2Error, renderV2Success, type ErrorOrigin } from '../spec/render/envelope.ts';
-import type { RpcLog } from '../kernel/log.ts';
+import type { Log } from '../kernel/log.ts';
 import type { MethodDef, RpcCaller } from './methods.ts';
 
 /** What the dispatcher answers for one request: an HTTP status and a JSON-serialisable body. */
@@ -21,7 +21,7 @@ export interface InvokeContext {
   readonly name: string;
   readonly caller: RpcCaller;
   readonly auth: AuthGuard;
-  readonly log: RpcLog;
+  readonly log: Log;
   /** The raw request, only used to collect strings to redact from log lines. */
   readonly request: Readonly<Record<string, unknown>>;
 }

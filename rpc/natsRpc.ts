@@ -1,7 +1,7 @@
 import { headers, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { rpcSubject } from '../events/jetstream/subjects.ts';
 import type { Dispatcher, DispatchResult } from './dispatcher.ts';
-import { consoleLog, type RpcLog } from '../kernel/log.ts';
+import { consoleLog, type Log } from '../kernel/log.ts';
 
 /** Header carrying the HTTP status the same request would get over HTTP. */
 export const RPC_STATUS_HEADER = 'Rpc-Status';
@@ -20,7 +20,7 @@ export function natsClientId(reply: string | undefined): string {
  * HTTP (userpass included), the HTTP status in the `Rpc-Status` header, so an engine never needs
  * HTTP. Requests are answered concurrently, like HTTP requests.
  */
-export function serveRpcOverNats(options: { nc: NatsConnection; nodeId: string; dispatcher: Dispatcher; log?: RpcLog }): {
+export function serveRpcOverNats(options: { nc: NatsConnection; nodeId: string; dispatcher: Dispatcher; log?: Log }): {
   readonly subject: string;
   stop(): Promise<void>;
 } {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
-import type { RpcLog } from '../kernel/log.ts';
+import type { Log } from '../kernel/log.ts';
 import { ALL_EVENTS_FILTER, DEFAULT_PROJECTOR_DURABLE, nodeEventsFilter, startProjector, type Projector } from '../events/projector/projector.ts';
 
 /** Usage of `npm run projector`. */
@@ -55,7 +55,7 @@ export function parseProjectorArgs(argv: readonly string[]): ProjectorCliOptions
  * projector (retrying while the stream does not exist yet), logs the lag every `reportEveryMs`,
  * then stops the projector and drains the connection.
  */
-export async function runProjectorProcess(options: ProjectorCliOptions, log: RpcLog, signal: AbortSignal): Promise<void> {
+export async function runProjectorProcess(options: ProjectorCliOptions, log: Log, signal: AbortSignal): Promise<void> {
   const nc = await connect({ servers: options.nats, name: `projector ${options.durableName}`, maxReconnectAttempts: -1, timeout: 5_000 });
   let projector: Projector | undefined;
   try {

@@ -8,7 +8,8 @@ import { ManualClock } from '../../devnet/testing/manualClock.ts';
 import { EmbeddedEventLog } from '../log/embeddedEventLog.ts';
 import { coinStream } from '../log/eventLog.ts';
 import { MemorySink } from '../../devnet/testkits/memorySink.ts';
-import { OutboxConflictError, type PublisherLog } from './publishLoop.ts';
+import { OutboxConflictError } from './publishLoop.ts';
+import type { Log } from '../../kernel/log.ts';
 import { startOutboxPublisher, startOutboxPublisherOn, type OutboxPublisherCoreOptions } from './outboxPublisher.ts';
 import { eventSubject } from '../jetstream/subjects.ts';
 
@@ -29,7 +30,7 @@ async function fixture(t: { after(fn: () => Promise<void>): void }) {
   const outbox = await EmbeddedEventLog.open({ dir, sessionId: 's1', nodeId: NODE, clock, fsync: false });
   const sink = new MemorySink(clock);
   const warnings: string[] = [];
-  const log: PublisherLog = { info: () => {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
+  const log: Log = { info: () => {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
   const options = (extra: Partial<OutboxPublisherCoreOptions> = {}): OutboxPublisherCoreOptions => ({
     outbox,
     nodeId: NODE,

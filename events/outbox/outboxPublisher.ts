@@ -6,9 +6,9 @@ import { jetStreamSink, type EventSink } from './eventSink.ts';
 import { OutboxFeed, type OutboxSource } from './outboxFeed.ts';
 import { MarkWriter, readPublishMark, type MarkBatching } from './publishMark.ts';
 import { HeadCache } from './publishDecision.ts';
-import { StreamLostHistory, checkStreamHistory, publishOutboxEvent, type PublishContext, type PublisherLog } from './publishLoop.ts';
+import { StreamLostHistory, checkStreamHistory, publishOutboxEvent, type PublishContext } from './publishLoop.ts';
+import { silentLog, type Log } from '../../kernel/log.ts';
 
-export type { PublisherLog } from './publishLoop.ts';
 
 /** A running outbox publisher. */
 export interface OutboxPublisher {
@@ -32,7 +32,7 @@ export interface OutboxPublisherCoreOptions {
   /** Where the mark is kept, e.g. `<dbdir>/published.seq`. */
   readonly markFile: string;
   readonly clock?: Clock;
-  readonly log?: PublisherLog;
+  readonly log?: Log;
   readonly backoff?: BackoffPolicy;
   readonly markBatching?: MarkBatching;
   /** Live events held in memory before falling back to reading the outbox file (default 10 000). */
@@ -51,7 +51,6 @@ export interface OutboxPublisherOptions extends OutboxPublisherCoreOptions {
   readonly publishTimeoutMs?: number;
 }
 
-const quiet: PublisherLog = { info: () => {}, warn: () => {}, error: () => {} };
 
 /**
  * Publishes the outbox to JetStream: every event after the saved mark, in outbox order, each to
@@ -72,7 +71,7 @@ export function startOutboxPublisher(options: OutboxPublisherOptions): Promise<O
 /** {@link startOutboxPublisher} on any {@link EventSink} (unit tests use an in-memory one). */
 export async function startOutboxPublisherOn(sink: EventSink, options: OutboxPublisherCoreOptions): Promise<OutboxPublisher> {
   const clock = options.clock ?? systemClock;
-  const log = options.log ?? quiet;
+  const log = options.log ?? silentLog;
   const { seq: mark, damaged } = await readPublishMark(options.markFile);
   if (damaged) log.warn('publish mark unreadable; republishing the outbox (nothing is duplicated)', { markFile: options.markFile });
   const stopping = new AbortController();

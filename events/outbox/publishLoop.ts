@@ -6,13 +6,7 @@ import { EventMessageError, encodeEventBody } from '../jetstream/eventMessage.ts
 import { HeadCache, decidePublish } from './publishDecision.ts';
 import { InterleavedWriteError, isNoResponders, isWrongLastSequence, nodeEventsFilter } from '../jetstream/streamOps.ts';
 import { eventSubject } from '../jetstream/subjects.ts';
-
-/** The logger the publisher reports to (`rpc/log.ts`'s `RpcLog` fits). */
-export interface PublisherLog {
-  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  error(message: string, fields?: Readonly<Record<string, unknown>>): void;
-}
+import type { Log } from '../../kernel/log.ts';
 
 /** The stream lost this node's history (it was recreated empty): publish the outbox from the start. */
 export class StreamLostHistory extends Error {
@@ -46,7 +40,7 @@ export interface PublishContext {
   readonly nodeId: string;
   readonly clock: Clock;
   readonly backoff: BackoffPolicy;
-  readonly log: PublisherLog;
+  readonly log: Log;
   readonly signal: AbortSignal;
   readonly heads: HeadCache;
 }

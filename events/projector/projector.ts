@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jetstream, jetstreamManager, type ConsumerMessages, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { silentLog, type RpcLog } from '../../kernel/log.ts';
+import { silentLog, type Log } from '../../kernel/log.ts';
 import { StatusWriter } from './projectorApply.ts';
 import { ALL_EVENTS_FILTER, DEFAULT_PROJECTOR_DURABLE, ensureProjectorConsumer } from './projectorConsumer.ts';
 import { LagTracker, type ProjectionLag } from './projectorLag.ts';
@@ -20,7 +20,7 @@ export interface ProjectorOptions {
   readonly durableName?: string;
   /** Subject filter: every node by default; `nodeEventsFilter(id)` for one node. */
   readonly filter?: string;
-  readonly log?: RpcLog;
+  readonly log?: Log;
   /** Redelivery delay of a message a dead projector left unacknowledged (default 30 s). */
   readonly ackWaitMs?: number;
   /** How often the consumer is polled for lag (default 1 s). */

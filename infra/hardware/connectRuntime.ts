@@ -11,22 +11,17 @@ import { createDeviceLock, type DeviceLock } from './deviceLock.ts';
 import { hwError } from './hwErrors.ts';
 import { installFetchBackstop, patchConnectDownloads, safeOrigin } from './networkGuard.ts';
 import { pinnedUdpTransport } from './pinnedUdpTransport.ts';
+import type { Log } from '../../kernel/log.ts';
 
 /** The `TrezorConnect` API object. */
 export type TrezorConnectApi = (typeof import('@trezor/connect'))['default'];
-
-/** Logger of the adapter (an `RpcLog` fits). Receives no secrets. */
-export interface HardwareLog {
-  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
-}
 
 /** Where the device is, and the adapter's clock and log. */
 export interface RuntimeOptions {
   readonly host: string;
   readonly port: number;
   readonly clock?: Clock;
-  readonly log?: HardwareLog;
+  readonly log?: Log;
 }
 
 /** A started connect instance. */

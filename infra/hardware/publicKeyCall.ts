@@ -16,7 +16,8 @@ import type { Clock } from '../../kernel/clock.ts';
 import { evmAddress } from '../keys/addresses.ts';
 import type { PublicKey } from '../../actors/ports/keyProvider.ts';
 import { redactPinEntries } from './connectLogs.ts';
-import type { ConnectRuntime, HardwareLog } from './connectRuntime.ts';
+import type { ConnectRuntime } from './connectRuntime.ts';
+import type { Log } from '../../kernel/log.ts';
 import type { PublicKeyRequest } from '../../actors/ports/hardwareWallet.ts';
 import { fromConnectFailure, hwError } from './hwErrors.ts';
 
@@ -30,7 +31,7 @@ export async function readEthereumPublicKey(
   runtime: ConnectRuntime,
   { path, signal, requestPin, onButtonRequest }: PublicKeyRequest,
   clock: Clock,
-  log?: HardwareLog,
+  log?: Log,
 ): Promise<{ publicKey: PublicKey; address: string }> {
   const unlock = await runtime.lock(signal);
   const { api } = runtime;

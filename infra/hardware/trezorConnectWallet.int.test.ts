@@ -13,15 +13,17 @@ import { HDNodeWallet } from 'ethers';
 import { isActivationError } from '../../spec/errors.ts';
 import { pinToPositions, startDeviceDouble, TEST_MNEMONIC, type DeviceDouble } from '../../devnet/hardware/deviceDouble.ts';
 import type { HardwareWallet } from '../../actors/ports/hardwareWallet.ts';
-import { createTrezorConnectWallet, type HardwareLog } from './trezorConnectWallet.ts';
+import { createTrezorConnectWallet } from './trezorConnectWallet.ts';
+import type { Log } from '../../kernel/log.ts';
 
 const PATH = "m/44'/60'/0'/0/0";
 const PIN = '1234';
 const expected = HDNodeWallet.fromPhrase(TEST_MNEMONIC, undefined, PATH);
 const lines: string[] = [];
-const log: HardwareLog = {
+const log: Log = {
   info: (message, fields) => void lines.push(JSON.stringify({ message, ...fields })),
   warn: (message, fields) => void lines.push(JSON.stringify({ message, ...fields })),
+  error: (message, fields) => void lines.push(JSON.stringify({ message, ...fields })),
 };
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -5,11 +5,11 @@
  * Nothing but the configured UDP endpoint is contacted (see `networkGuard.ts`).
  */
 import { systemClock, type Clock } from '../../kernel/clock.ts';
-import { acquireConnect, releaseConnect, type ConnectRuntime, type HardwareLog } from './connectRuntime.ts';
+import { acquireConnect, releaseConnect, type ConnectRuntime } from './connectRuntime.ts';
+import type { Log } from '../../kernel/log.ts';
 import type { DeviceInfo, HardwareWallet } from '../../actors/ports/hardwareWallet.ts';
 import { readEthereumPublicKey, untilAborted } from './publicKeyCall.ts';
 
-export type { HardwareLog } from './connectRuntime.ts';
 export { HwErrorKind, type HwErrorData } from './hwErrors.ts';
 
 /** The real emulator's (and `trezord`'s emulator) UDP port. */
@@ -24,7 +24,7 @@ export interface TrezorConnectWalletOptions {
   /** Timers (cancel grace period) and the start-up measurement. Default: the system clock. */
   readonly clock?: Clock;
   /** Start-up and guard messages only; never receives a PIN or key material. */
-  readonly log?: HardwareLog;
+  readonly log?: Log;
 }
 
 /**
