@@ -1,6 +1,6 @@
 /**
  * Gap-limit scanning of one HD account chain (spec 4.1 `gap_limit`, `scan_policy`,
- * `min_addresses_number`; behaviour notes §6, §8), batched: every address of a window is checked in
+ * `min_addresses_number`; docs/compatibility.md §6, §8), batched: every address of a window is checked in
  * one read (one node round trip), so a fresh wallet costs one round trip where the reference makes
  * gap_limit + 1 sequential checks per chain. An address is used if it has a transaction count, a
  * native balance or any token balance.

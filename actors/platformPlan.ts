@@ -1,5 +1,5 @@
 /**
- * Checks every platform-with-tokens family shares (behaviour notes §7), after the platform's own:
+ * Checks every platform-with-tokens family shares (docs/compatibility.md §7), after the platform's own:
  * each token in request order (config → protocol parse → the family's token protocol and address
  * → same platform), then the nodes. Pure; throws the first failure as an `ActivationError`.
  */

@@ -81,7 +81,7 @@ async function measureOurs({ devnet, stack, proxy }: World, n: number): Promise<
   return { sample, read: { block: Number(result.current_block), trx, tokens: tokens.map((t) => amount(balances[`${t.symbol}-TRC20`]?.spendable, t.decimals, t.symbol)) } };
 }
 
-/** The N + 2 calls the service makes (behaviour notes §11), in the reference's order. */
+/** The N + 2 calls the service makes (docs/compatibility.md §11), in the reference's order. */
 function tronCalls(contracts: readonly string[], n: number): [path: string, body: object][] {
   const balanceOf = (contract: string) => ({ owner_address: OWNER, contract_address: contract, function_selector: 'balanceOf(address)', parameter: PARAMETER, visible: true });
   return [['/wallet/getnowblock', {}], ['/wallet/getaccount', { address: OWNER, visible: true }], ...contracts.slice(0, n).map((c) => ['/wallet/triggerconstantcontract', balanceOf(c)] as [string, object])];

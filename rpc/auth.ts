@@ -1,5 +1,5 @@
 /**
- * `userpass` authentication with a per-caller lockout (behaviour notes §4, improved).
+ * `userpass` authentication with a per-caller lockout (docs/compatibility.md §4, improved).
  *
  * The reference bans a client IP forever after 10 wrong passwords and compares with `==`. Here the
  * comparison is constant-time over SHA-256 digests, and a lockout expires and backs off:

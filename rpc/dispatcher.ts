@@ -1,5 +1,5 @@
 /**
- * The JSON-RPC dispatcher (behaviour notes §1–§4): body parsing, batches, v2/legacy routing, auth,
+ * The JSON-RPC dispatcher (docs/compatibility.md §1–§4): body parsing, batches, v2/legacy routing, auth,
  * method lookup, params validation and error envelopes. Transport-free: the HTTP server (and any
  * other transport) hands it the raw body and the caller.
  *

@@ -28,7 +28,7 @@ test('auth runs before method lookup; wrong password counts down; legacy request
   assert.equal(wrong.body.error_type, 'UserpassIsInvalid');
   assert.deepEqual(wrong.body.error_data, { error_type: 'NbAttemptsLeft', error_data: 9 });
   const legacy = await s.post({ userpass: 'nope', method: 'get_enabled_coins' });
-  assert.equal(legacy.status, 500); // every legacy error is 500 (behaviour notes §3)
+  assert.equal(legacy.status, 500); // every legacy error is 500 (docs/compatibility.md §3)
   assert.deepEqual(Object.keys(legacy.body), ['error']);
   assert.match(legacy.body.error, /Userpass is invalid/);
   assert.equal(JSON.stringify([missing, wrong, legacy]).includes(TEST_PASSWORD), false);

@@ -1,5 +1,5 @@
 /**
- * HTTP transport of the dispatcher (behaviour notes §1): `POST /` with a JSON body, `OPTIONS`
+ * HTTP transport of the dispatcher (docs/compatibility.md §1): `POST /` with a JSON body, `OPTIONS`
  * answered as a CORS preflight, a bounded body, the remote address as the caller id, and a graceful
  * close that lets in-flight requests finish.
  */

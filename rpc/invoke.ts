@@ -46,7 +46,7 @@ export function v2Failure(err: ActivationError, id: ResponseId, origin: ErrorOri
   return { status: err.httpStatus, body: renderV2Error(err, id, origin) };
 }
 
-/** A legacy error answer: always HTTP 500 (behaviour notes §3). */
+/** A legacy error answer: always HTTP 500 (docs/compatibility.md §3). */
 export function legacyFailure(err: ActivationError): DispatchResult {
   return { status: 500, body: renderLegacyError(err) };
 }

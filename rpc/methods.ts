@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { CompiledSchema } from '../spec/validate.ts';
 
-/** Which envelope a method answers in (behaviour notes §1). */
+/** Which envelope a method answers in (docs/compatibility.md §1). */
 export const RpcVersion = { V2: 'v2', Legacy: 'legacy' } as const;
 export type RpcVersion = (typeof RpcVersion)[keyof typeof RpcVersion];
 

@@ -1,6 +1,6 @@
 /**
  * `npm run projector`: the status projector as its own process (a cluster runs one set of them,
- * sharing a durable consumer). Stops cleanly on SIGINT/SIGTERM. See events/jetstream/projectorCli.ts.
+ * sharing a durable consumer). Stops cleanly on SIGINT/SIGTERM. See scripts/projectorCli.ts.
  */
 import { consoleLog } from '../kernel/log.ts';
 import { PROJECTOR_USAGE, parseProjectorArgs, runProjectorProcess } from './projectorCli.ts';

@@ -1,7 +1,7 @@
 /**
  * `npm run replay`: rebuilds every status projection from sequence 1 (JetStream or the embedded
  * log), prints its digest, and optionally checks or rewrites the KV bucket; `--history` lists one
- * coin's or one task's events. See `--help` (events/replayCli.ts).
+ * coin's or one task's events. See `--help` (scripts/replayCli.ts).
  */
 import { REPLAY_USAGE, runReplayCli } from './replayCli.ts';
 

@@ -20,7 +20,7 @@ export const HdAccountInfo = Type.Object({
   addresses: Type.Array(HdAddressInfo),
 });
 
-/** The HD-shaped activation result (spec 4.2 `Ok` details for HD and hardware keys, notes §8). */
+/** The HD-shaped activation result (spec 4.2 `Ok` details for HD and hardware keys, docs/compatibility.md §8). */
 export const HdActivationResult = Type.Object({
   current_block: Type.Integer({ minimum: 0 }),
   ticker: Type.String(),

@@ -1,5 +1,5 @@
 /**
- * Amounts travel as decimal strings of the exact integer value (behaviour notes §7): no floating
+ * Amounts travel as decimal strings of the exact integer value (docs/compatibility.md §7): no floating
  * point anywhere, no trailing zeros, `"0"` for zero. This is the one formatter of the service.
  */
 export function formatAmount(raw: bigint, decimals: number): string {

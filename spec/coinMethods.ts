@@ -5,11 +5,11 @@ import { compile } from './validate.ts';
 export const GetEnabledCoinsParams = Type.Object({});
 export const getEnabledCoinsParams = compile(GetEnabledCoinsParams);
 
-/** Legacy `get_enabled_coins` response (notes §10). */
+/** Legacy `get_enabled_coins` response (docs/compatibility.md §10). */
 export const GetEnabledCoinsLegacyResponse = Type.Object({
   result: Type.Array(Type.Object({ ticker: Type.String(), address: Type.String() })),
 });
-/** v2 `get_enabled_coins` result (notes §10). */
+/** v2 `get_enabled_coins` result (docs/compatibility.md §10). */
 export const GetEnabledCoinsV2Result = Type.Object({ coins: Type.Array(Type.Object({ ticker: Type.String() })) });
 
 /** Legacy `disable_coin` request (flat). */

@@ -1,5 +1,5 @@
 /**
- * The coins file (behaviour notes §5): the schema of one entry and the pure parser of its `protocol`.
+ * The coins file (docs/compatibility.md §5): the schema of one entry and the pure parser of its `protocol`.
  * Entries are validated leniently (unknown keys pass, every real entry loads); the fields this
  * service reads are type-checked. Protocol parse failures are reported at activation time
  * (`CoinProtocolParseError` / `TokenProtocolParseError`), not at load time.

@@ -1,5 +1,5 @@
 /**
- * The node configuration file `MM2.json` (behaviour notes §4, §5). Unknown keys are allowed so
+ * The node configuration file `MM2.json` (docs/compatibility.md §4, §5). Unknown keys are allowed so
  * later features (`nats`, `node_id`, hardware timeouts, …) can add theirs without breaking old
  * files. The password policy and the `rpcip` address check run in `infra/config`, not here.
  */

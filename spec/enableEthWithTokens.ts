@@ -14,7 +14,7 @@ export const TokensRequest = Type.Object({
   required_confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 
-/** spec 2.2 PrivKeyPolicy; a bare string is accepted as `{"type": <string>}` (notes §7). */
+/** spec 2.2 PrivKeyPolicy; a bare string is accepted as `{"type": <string>}` (docs/compatibility.md §7). */
 export const PrivKeyPolicyType = Type.Union([
   Type.Literal('ContextPrivKey'),
   Type.Literal('RemoteWallet'),
@@ -84,7 +84,7 @@ export const AddressInfo = Type.Object({
   tickers: Type.Optional(Type.Array(Type.String())),
 });
 
-/** `result` of `enable_eth_with_tokens` for an Iguana key (spec 4.5, notes §7). */
+/** `result` of `enable_eth_with_tokens` for an Iguana key (spec 4.5, docs/compatibility.md §7). */
 export const EnableEthWithTokensResult = Type.Object({
   current_block: Type.Integer({ minimum: 0 }),
   eth_addresses_infos: Type.Record(Type.String(), AddressInfo),

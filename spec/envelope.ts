@@ -1,5 +1,5 @@
 /**
- * Wire shapes of the request/response envelopes (spec §2.1, behaviour notes §1–§2). Only `rpc/`
+ * Wire shapes of the request/response envelopes (spec §2.1, docs/compatibility.md §1–§2). Only `rpc/`
  * builds or reads these; the rest of the service speaks `ActivationError` and plain results.
  */
 import { Type, type Static } from '@sinclair/typebox';

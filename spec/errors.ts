@@ -1,5 +1,5 @@
 /**
- * The error vocabulary of the interface (spec §7, behaviour notes §3) and the one error class every
+ * The error vocabulary of the interface (spec §7, docs/compatibility.md §3) and the one error class every
  * layer throws. Only `rpc/` turns an {@link ActivationError} into a wire envelope.
  */
 
@@ -27,7 +27,7 @@ export const ErrorType = {
   TaskTimedOut: 'TaskTimedOut',
   CoinCreationError: 'CoinCreationError',
   HwError: 'HwError',
-  // envelope and auth (behaviour notes §1–§4)
+  // envelope and auth (docs/compatibility.md §1–§4)
   PlatformCoinMismatch: 'PlatformCoinMismatch',
   AtLeastOneNodeRequired: 'AtLeastOneNodeRequired',
   InvalidMmRpcVersion: 'InvalidMmRpcVersion',
@@ -41,7 +41,7 @@ export const ErrorType = {
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
-/** HTTP status per error type (behaviour notes §3). Legacy answers are always 500. */
+/** HTTP status per error type (docs/compatibility.md §3). Legacy answers are always 500. */
 export const HTTP_STATUS: Readonly<Record<ErrorType, number>> = {
   PlatformIsAlreadyActivated: 400,
   PlatformConfigIsNotFound: 400,

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { compile } from './validate.ts';
 import { AddressPath } from './enableEthWithTokens.ts';
 
-/** spec 2.2 ActivationServers: `host:port` and its transport (default `TCP`, notes §9). */
+/** spec 2.2 ActivationServers: `host:port` and its transport (default `TCP`, docs/compatibility.md §9). */
 export const ElectrumServerParams = Type.Object({
   url: Type.String({ minLength: 1 }),
   protocol: Type.Union([Type.Literal('TCP'), Type.Literal('SSL'), Type.Literal('WSS')], { default: 'TCP' }),
@@ -34,7 +34,7 @@ export const LegacyElectrumParams = Type.Object({
 export type LegacyElectrumParams = Static<typeof LegacyElectrumParams>;
 export const legacyElectrumParams = compile(LegacyElectrumParams);
 
-/** Legacy `electrum` / `enable` success (spec 4.6, notes §9), keys in the reference's order. */
+/** Legacy `electrum` / `enable` success (spec 4.6, docs/compatibility.md §9), keys in the reference's order. */
 export const LegacyActivationResponse = Type.Object({
   result: Type.Literal('success'),
   address: Type.String(),

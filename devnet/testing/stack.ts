@@ -10,7 +10,7 @@ import { startService, type RunningService, type ServiceOptions } from '../../se
 import { ManualClock } from './manualClock.ts';
 import type { Clock } from '../../kernel/clock.ts';
 
-/** Passphrase of the test wallet (behaviour notes §6 check vector). */
+/** Passphrase of the test wallet (docs/compatibility.md §6 check vector). */
 export const TEST_PASSPHRASE = 'bob passphrase';
 /** Its Iguana ETH address. */
 export const TEST_ADDRESS = '0xf5c3bf03cBA4E343484588932e423A7C8BFf102d';

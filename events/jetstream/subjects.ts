@@ -1,5 +1,5 @@
 /**
- * Names on NATS (README "NATS contract"): the event stream, its subjects, the status KV bucket and
+ * Names on NATS (docs/nats.md): the event stream, its subjects, the status KV bucket and
  * the RPC subject. Any ticker maps to one valid subject token, reversibly.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The loaded coins configuration (behaviour notes §5): validated entries in file order, looked up
+ * The loaded coins configuration (docs/compatibility.md §5): validated entries in file order, looked up
  * by ticker, the first entry with a given `coin` winning.
  */
 import { coinEntryValidator, type CoinEntry } from '../../spec/coins.ts';

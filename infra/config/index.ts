@@ -1,4 +1,4 @@
-/** Node and coins configuration (behaviour notes §4, §5). */
+/** Node and coins configuration (docs/compatibility.md §4, §5). */
 export { CoinsConfig } from './coinsConfig.ts';
 export { ConfigError, formatStartupError, isConfigError } from './configError.ts';
 export { loadNodeConfig, type CoinsSource, type LoadNodeConfigOptions, type NodeConfig } from './loadConfig.ts';

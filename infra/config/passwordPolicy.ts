@@ -1,5 +1,5 @@
 /**
- * The `rpc_password` strength policy (behaviour notes §4, same rules as the reference): at least 8
+ * The `rpc_password` strength policy (docs/compatibility.md §4, same rules as the reference): at least 8
  * characters, a digit, a lowercase and an uppercase ASCII letter, a special (non-ASCII-alphanumeric)
  * character, not containing "password" in any case, no character repeated 3 times in a row.
  * Pure; descriptions never quote the password.

@@ -1,6 +1,6 @@
 /**
  * One Electrum server connection: JSON-RPC 2.0 with request ids, batches, a per-request timeout on
- * the injected clock, `server.version` negotiation (protocol range 1.2–1.4, notes §9) and pings.
+ * the injected clock, `server.version` negotiation (protocol range 1.2–1.4, docs/compatibility.md §9) and pings.
  * A request that times out closes the connection: a server that stops answering is dead to us.
  */
 import type { Clock } from '../../kernel/clock.ts';
@@ -39,7 +39,7 @@ export interface ElectrumConnectionOptions {
   readonly onClose?: (reason: Error) => void;
 }
 
-/** The protocol range this client speaks (notes §9). */
+/** The protocol range this client speaks (docs/compatibility.md §9). */
 export const PROTOCOL_RANGE = ['1.2', '1.4'] as const;
 
 export interface ElectrumCall {

@@ -1,5 +1,5 @@
 /**
- * A pool of Electrum connections for one coin (spec 4.6, notes §9): it keeps between
+ * A pool of Electrum connections for one coin (spec 4.6, docs/compatibility.md §9): it keeps between
  * `minConnected` and `maxConnected` connections, list order is priority, and requests go to the
  * best open one. A failed server is suspended with exponential backoff plus jitter (10 s doubling
  * to 12 h, as the reference) and retried later. While an attempt hangs, the next server is tried

@@ -1,7 +1,7 @@
 /**
  * What the pool knows of each server: its connection or attempt, and its suspension. A failed
  * server is suspended for `initial × 2^(failures−1)` (at most `max`) with ±20 % jitter, so many
- * clients do not retry a recovering server in step (notes §9: 10 s doubling to 12 h).
+ * clients do not retry a recovering server in step (docs/compatibility.md §9: 10 s doubling to 12 h).
  */
 import type { ElectrumServer } from './electrumChannel.ts';
 import type { ElectrumConnection } from './electrumConnection.ts';

@@ -15,7 +15,7 @@ export interface EvmPlanParams {
 }
 
 /**
- * The EVM checks of `enable_eth_with_tokens` after the platform's own (behaviour notes §7): swap
+ * The EVM checks of `enable_eth_with_tokens` after the platform's own (docs/compatibility.md §7): swap
  * contracts, then the shared token and node checks. Pure; throws the first failure.
  */
 export function planEvmActivation(command: PlatformActivationCommand, context: PlanContext, chainId: number): EvmPlanParams {

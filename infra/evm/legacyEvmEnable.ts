@@ -66,7 +66,7 @@ export async function activateLegacyEvm(plan: ActivationPlan, signal: AbortSigna
     },
     { currentBlock: read.currentBlock, native: tokenRead === undefined ? read.native : tokenRead.balance, tokens: [] },
   );
-  // EVM coins are never notarized (notes §9); this service runs no swaps, so nothing is locked.
+  // EVM coins are never notarized (docs/compatibility.md §9); this service runs no swaps, so nothing is locked.
   return { ...coin, confirmations: { required: params.requiredConfirmations, requiresNotarization: false }, lockedBySwaps: 0n };
 }
 

@@ -1,5 +1,5 @@
 /**
- * Addresses from a public key (behaviour notes §6): EVM (EIP-55), TRON (base58check 0x41 ‖ the
+ * Addresses from a public key (docs/compatibility.md §6): EVM (EIP-55), TRON (base58check 0x41 ‖ the
  * same 20 bytes) and UTXO P2PKH (base58check `pubtype` ‖ hash160(compressed key)).
  */
 import { computeAddress, getBytes, ripemd160, sha256 } from 'ethers';

@@ -1,5 +1,5 @@
 /**
- * BIP32 paths and the non-hardened private child step (behaviour notes §6: address path = coin
+ * BIP32 paths and the non-hardened private child step (docs/compatibility.md §6: address path = coin
  * `derivation_path` + `/account'/chain/address_index`). Internal to `infra/keys`: a node holds a
  * private key and stays inside the HD provider.
  */

@@ -1,5 +1,5 @@
 /**
- * The HD key provider (behaviour notes §6): a BIP39 English mnemonic (empty BIP39 password) is the
+ * The HD key provider (docs/compatibility.md §6): a BIP39 English mnemonic (empty BIP39 password) is the
  * BIP32 root; a coin's key at an address path is `derivation_path/account'/chain/address_index`.
  * The root and every derived private key live only in closures: no property, `JSON.stringify`,
  * `util.inspect` or `toString` of the provider reveals them.

@@ -1,4 +1,4 @@
-/** Start-up with `enable_hd` (behaviour notes §6): the mnemonic's HD key, or one clear ConfigError line. */
+/** Start-up with `enable_hd` (docs/compatibility.md §6): the mnemonic's HD key, or one clear ConfigError line. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';

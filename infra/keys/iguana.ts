@@ -1,5 +1,5 @@
 /**
- * The Iguana key provider (behaviour notes §6): one secp256k1 key from the passphrase for every
+ * The Iguana key provider (docs/compatibility.md §6): one secp256k1 key from the passphrase for every
  * coin. The private key lives only in a closure: no property, `JSON.stringify`, `util.inspect` or
  * `toString` of the provider reveals it.
  */

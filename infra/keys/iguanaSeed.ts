@@ -1,5 +1,5 @@
 /**
- * Iguana private-key derivation from the passphrase (behaviour notes §6). Internal to
+ * Iguana private-key derivation from the passphrase (docs/compatibility.md §6). Internal to
  * `infra/keys`: only key providers may call it; nothing outside should hold a private key.
  */
 import { createHash } from 'node:crypto';

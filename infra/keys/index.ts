@@ -1,4 +1,4 @@
-/** Key providers and address encodings (behaviour notes §6). Private keys never leave a provider. */
+/** Key providers and address encodings (docs/compatibility.md §6). Private keys never leave a provider. */
 export { evmAddress, hash160, p2pkhAddress, tronAddress } from './addresses.ts';
 export { evmToTronBase58, evmToTronHex, tronToEvmAddress } from './tronAddress.ts';
 export { createIguanaKeyProvider, type IguanaKeyProvider } from './iguana.ts';

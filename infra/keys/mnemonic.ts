@@ -1,5 +1,5 @@
 /**
- * BIP39 mnemonic → seed for HD wallets (behaviour notes §6: English words, empty BIP39 password).
+ * BIP39 mnemonic → seed for HD wallets (docs/compatibility.md §6: English words, empty BIP39 password).
  * Internal to `infra/keys`. A bad mnemonic is reported by kind and word count only: no error
  * message ever contains a word of it.
  */

@@ -1,5 +1,5 @@
 /**
- * How key providers keep their secrets in (behaviour notes §6): the passphrase is read once, and a
+ * How key providers keep their secrets in (docs/compatibility.md §6): the passphrase is read once, and a
  * provider object prints only a public view through `JSON.stringify`, `String` and `util.inspect`.
  * Private keys themselves live in the provider's closure, never in a property.
  */

@@ -1,5 +1,5 @@
 /**
- * TRON addresses (behaviour notes §6): `0x41 ‖ 20 bytes`, shown as base58check (`T…`, "visible") or
+ * TRON addresses (docs/compatibility.md §6): `0x41 ‖ 20 bytes`, shown as base58check (`T…`, "visible") or
  * as 42 hex digits (`41…`). The 20 bytes are the same account id as the EVM address of the key.
  */
 import { getAddress, hexlify } from 'ethers';

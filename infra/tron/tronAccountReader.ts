@@ -1,5 +1,5 @@
 /**
- * Reads a TRON account the way behaviour notes §11 describe (`getnowblock`, `getaccount`,
+ * Reads a TRON account the way docs/compatibility.md §11 describe (`getnowblock`, `getaccount`,
  * `triggerconstantcontract` `balanceOf(address)`), every call issued at once: one round trip of
  * wall time however many tokens.
  */

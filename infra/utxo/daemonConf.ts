@@ -1,5 +1,5 @@
 /**
- * Where a native daemon's RPC is and how to log in (behaviour notes §9): the coins entry's
+ * Where a native daemon's RPC is and how to log in (docs/compatibility.md §9): the coins entry's
  * `confpath` (a `USERHOME/` prefix means the home directory), else `~/.<name>/<name>.conf`
  * (Komodo asset chains: `~/.komodo/<asset>/<asset>.conf`). `rpcuser`, `rpcpassword` and `rpcport`
  * are read at top level and, for a test network, from its `[test]` / `[regtest]` section first;

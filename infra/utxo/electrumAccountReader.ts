@@ -1,5 +1,5 @@
 /**
- * A UTXO wallet's balance over Electrum (behaviour notes §9): the tip, `get_balance` and
+ * A UTXO wallet's balance over Electrum (docs/compatibility.md §9): the tip, `get_balance` and
  * `listunspent` of every script that pays the wallet in one batch; then, only if some unspent
  * output is younger than `mature_confirmations`, one more batch of `transaction.get` to tell
  * immature coinbase outputs (unspendable) from ordinary ones.

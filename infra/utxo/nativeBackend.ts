@@ -1,5 +1,5 @@
 /**
- * A UTXO coin read from its native daemon (spec 4.7, 1.5; notes §9): JSON-RPC with basic auth at
+ * A UTXO coin read from its native daemon (spec 4.7, 1.5; docs/compatibility.md §9): JSON-RPC with basic auth at
  * 127.0.0.1:<rpcport>, credentials from the daemon's config file. The wallet's address must be
  * imported into the daemon (spec 1.5); the balance is the sum of `listunspent` for it.
  */

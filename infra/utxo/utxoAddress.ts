@@ -1,6 +1,6 @@
 /**
  * A UTXO coin's wallet address and the scripts that pay it, from the coins entry (spec 2.3
- * `address_format`, behaviour notes §6, §9): P2PKH with `pubtype` (and a `taddr` byte before it
+ * `address_format`, docs/compatibility.md §6, §9): P2PKH with `pubtype` (and a `taddr` byte before it
  * where the entry has one, as Zcash-style coins do), bech32 P2WPKH for `segwit` with `bech32_hrp`,
  * and CashAddr for Bitcoin Cash entries. Defaults follow the reference (`pubtype` 60, or 0 for BTC).
  */
@@ -62,7 +62,7 @@ export function utxoWallet(compressedPubkey: Uint8Array, rule: UtxoAddressRule):
   return { address: encodeBase58Check(Uint8Array.from([...prefix, ...hash])), scripts };
 }
 
-/** Electrum's script hash: sha256 of the output script, byte-reversed, hex (notes §9). */
+/** Electrum's script hash: sha256 of the output script, byte-reversed, hex (docs/compatibility.md §9). */
 export function electrumScripthash(script: Uint8Array): string {
   return Buffer.from(btcCrypto.sha256(Buffer.from(script))).reverse().toString('hex');
 }

@@ -1,6 +1,6 @@
 /**
  * The checks of a UTXO, QTUM or QRC20 activation after the legacy pre-checks (spec 4.6, 4.7, 7.2;
- * notes §9). `electrum`: servers (present, `host:port`), `min_connected` > 0 and <=
+ * docs/compatibility.md §9). `electrum`: servers (present, `host:port`), `min_connected` > 0 and <=
  * `max_connected` (default: the number of servers), the address format, for QRC20 its contract.
  * Native `enable`: the address format and where the daemon's config file is.
  */
@@ -44,7 +44,7 @@ export interface NativePlanParams extends UtxoPlanBase {
 
 export type UtxoPlanParams = ElectrumPlanParams | NativePlanParams;
 
-/** Default coinbase maturity (notes §9). */
+/** Default coinbase maturity (docs/compatibility.md §9). */
 export const MATURE_CONFIRMATIONS_DEFAULT = 100;
 
 const HEX40 = /^(?:0x)?([0-9a-fA-F]{40})$/;

@@ -4,7 +4,7 @@ import { Interface, getBigInt, toQuantity } from 'ethers';
 import { startLatencyProxy, type EvmDevnet } from '../../devnet/index.ts';
 import { TEST_ADDRESS, TEST_PASSWORD, enableEthParams, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
 
-/** Legacy `get_enabled_coins`, `disable_coin` and `my_balance` against a real devnet (behaviour notes §10). */
+/** Legacy `get_enabled_coins`, `disable_coin` and `my_balance` against a real devnet (docs/compatibility.md §10). */
 
 const erc20 = new Interface(['function mint(address to, uint256 amount)', 'function balanceOf(address) view returns (uint256)']);
 

@@ -22,7 +22,7 @@ export function getEnabledCoinsLegacyMethod(service: ActivationService) {
   });
 }
 
-/** Legacy `disable_coin` (notes §10); an unknown coin answers with the reference's extra fields. */
+/** Legacy `disable_coin` (docs/compatibility.md §10); an unknown coin answers with the reference's extra fields. */
 export function disableCoinMethod(service: ActivationService) {
   return defineMethod({
     version: RpcVersion.Legacy,

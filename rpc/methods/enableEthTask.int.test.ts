@@ -21,7 +21,7 @@ import { enableEthTaskStatusResult } from '../../spec/enableEthTask.ts';
 
 /**
  * `task::enable_eth::*` with a software key against a real devnet and the real service over HTTP
- * (spec 3.2, 4.1–4.4; behaviour notes §8). Hardware tasks: enableEthTaskHardware.int.test.ts;
+ * (spec 3.2, 4.1–4.4; docs/compatibility.md §8). Hardware tasks: enableEthTaskHardware.int.test.ts;
  * restart and scale: enableEthTaskSessions.int.test.ts.
  */
 

@@ -24,7 +24,7 @@ function toElectrumCommand(params: LegacyElectrumParams): ElectrumActivationComm
   };
 }
 
-/** The legacy success body (spec 4.6, notes §9), keys in the reference's order. */
+/** The legacy success body (spec 4.6, docs/compatibility.md §9), keys in the reference's order. */
 export function renderLegacyActivation(coin: ActivatedCoin): LegacyActivationResponse {
   const balance = coin.balance ?? { spendable: 0n, unspendable: 0n };
   const confirmations = coin.confirmations ?? { required: 3, requiresNotarization: false };

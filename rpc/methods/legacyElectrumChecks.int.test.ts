@@ -6,7 +6,7 @@ import { refusedUrl } from '../../devnet/index.ts';
 /** `host:port` of a port nobody listens on. */
 const deadServer = async () => (await refusedUrl()).replace('http://', '');
 
-describe('legacy electrum: request checks in the reference order (spec 7.2, notes §9)', () => {
+describe('legacy electrum: request checks in the reference order (spec 7.2, docs/compatibility.md §9)', () => {
   let s: Stack;
   before(async () => {
     s = await startStack({

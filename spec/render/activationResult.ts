@@ -4,7 +4,7 @@ import type { ActivationSummary } from '../events.ts';
 
 const ZERO = { spendable: '0', unspendable: '0' };
 
-/** Iguana result of `enable_eth_with_tokens` (spec 4.5, notes §7). */
+/** Iguana result of `enable_eth_with_tokens` (spec 4.5, docs/compatibility.md §7). */
 export function renderIguanaResult(a: ActivationSummary, getBalances: boolean): EnableEthWithTokensResult {
   const base = { derivation_method: { type: a.derivationMethod as 'Iguana' | 'HDWallet' }, pubkey: a.pubkey };
   const platform = getBalances && a.balance ? { ...base, balances: a.balance } : base;
@@ -20,7 +20,7 @@ export function renderIguanaResult(a: ActivationSummary, getBalances: boolean): 
 }
 
 /**
- * HD-shaped result (hardware and HD keys, notes §8): one account holding the enabled address, its
+ * HD-shaped result (hardware and HD keys, docs/compatibility.md §8): one account holding the enabled address, its
  * balances keyed by ticker (platform and tokens). Without balances the addresses come alone.
  */
 export function renderHdResult(a: ActivationSummary, getBalances: boolean): HdActivationResult {

@@ -1,5 +1,5 @@
 /**
- * Renders results and `ActivationError`s into the wire envelopes of behaviour notes §2.
+ * Renders results and `ActivationError`s into the wire envelopes of docs/compatibility.md §2.
  * Pure functions: no I/O, no logging.
  */
 import type { ActivationError } from '../errors.ts';

@@ -14,7 +14,7 @@ export type TaskView =
   | { readonly state: 'Error'; readonly error: ErrorInfo }
   | { readonly state: 'Cancelled' | 'Forgotten' };
 
-/** A task's status as the wire shows it (spec 4.2, notes §8). */
+/** A task's status as the wire shows it (spec 4.2, docs/compatibility.md §8). */
 export function renderTaskStatus(task: { readonly taskId: number; readonly getBalances: boolean; readonly view: TaskView }): unknown {
   const view = task.view;
   switch (view.state) {
