@@ -47,7 +47,7 @@ export interface Projector {
   stop(): Promise<void>;
   /** The lag as last measured (every message, and every poll). */
   lag(): ProjectionLag;
-  /** Resolves once the set has applied every event the stream holds for its filter. */
+  /** Resolves once the set has applied every event the stream holds for its filter; `lag()` then reads 0. */
   whenCaughtUp(): Promise<void>;
   /** This process's counters. */
   stats(): ProjectorStats;
@@ -167,8 +167,15 @@ export async function startProjector(options: ProjectorOptions): Promise<Project
     lag: () => tracker.lag(Date.now()),
     async whenCaughtUp() {
       while (!stopping.signal.aborted) {
+        const token = tracker.pollStarted();
         const info = await jsm.consumers.info(EVENTS_STREAM, durableName).catch(() => undefined);
-        if (info !== undefined && info.num_pending === 0 && info.num_ack_pending === 0) return;
+        const caughtUp = info !== undefined && info.num_pending === 0 && info.num_ack_pending === 0;
+        // The reading that decides is recorded as a poll, so that lag() says what it saw. Without it,
+        // lag() kept the last message's pending count, which is the server's estimate (nats-server
+        // 2.9 recounts it on a consumer info and can land a few off, so the last message said 4),
+        // or a poll answered before the server had processed the last ack. A reading that a message
+        // applied here overtook is older news: ask again.
+        if (caughtUp && tracker.polled(0, undefined, token)) return;
         await pause(25);
       }
       throw new Error('the projector was stopped before it caught up');

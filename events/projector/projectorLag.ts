@@ -37,11 +37,13 @@ export class LagTracker {
   /**
    * A consumer poll: `events` not acknowledged, the oldest written at `oldestAt` (if known). A poll
    * that a message applied here has overtaken (`token` is stale) is older news and is ignored.
+   * Returns whether the poll was recorded.
    */
-  polled(events: number, oldestAt: number | undefined, token: number = this.#applied): void {
-    if (token !== this.#applied) return;
+  polled(events: number, oldestAt: number | undefined, token: number = this.#applied): boolean {
+    if (token !== this.#applied) return false;
     this.#pendingAfterLast = this.#inFlightSince === undefined ? events : Math.max(0, events - 1);
     this.#oldestPendingAt = events === 0 ? undefined : oldestAt;
+    return true;
   }
 
   /** True while this process applies a message. */
