@@ -66,316 +66,326 @@ const tickers = (c: ActivatedCoin | null) => c?.tokens.map((t) => t.ticker) ?? n
 const types = (events: DomainEvent[]) => events.map((e) => e.type);
 
 describe('coinActivation machine', () => {
-  test('inactive → activating → active: ActivationRequested, then CoinActivated with exact amounts', async () => {
-    const h = harness();
-    assert.equal(h.state(), 'inactive');
-    const requested = plan(['USDT-ERC20', 'DAI-ERC20', 'NOBAL-ERC20'], { getBalances: true });
-    h.actor.send({ type: 'ACTIVATE', plan: requested });
-    assert.equal(h.state(), 'activating');
-    assert.equal(h.calls.length, 1);
-    assert.deepEqual(h.lastCall().plan, requested, 'the invoked actor receives the plan');
-    assert.deepEqual(h.events, [
-      {
-        type: 'ActivationRequested',
+  describe('Given an inactive coin', () => {
+    test('when ACTIVATE is sent and the chain work succeeds, then it goes activating → active with ActivationRequested, then CoinActivated with exact amounts', async () => {
+      const h = harness();
+      assert.equal(h.state(), 'inactive');
+      const requested = plan(['USDT-ERC20', 'DAI-ERC20', 'NOBAL-ERC20'], { getBalances: true });
+      h.actor.send({ type: 'ACTIVATE', plan: requested });
+      assert.equal(h.state(), 'activating');
+      assert.equal(h.calls.length, 1);
+      assert.deepEqual(h.lastCall().plan, requested, 'the invoked actor receives the plan');
+      assert.deepEqual(h.events, [
+        {
+          type: 'ActivationRequested',
+          data: {
+            ticker: 'ETH',
+            family: 'evm',
+            via: 'enable_eth_with_tokens',
+            tokens: ['USDT-ERC20', 'DAI-ERC20', 'NOBAL-ERC20'],
+            getBalances: true,
+            attempt: 1,
+          },
+        },
+      ]);
+
+      const result = coin([
+        token('USDT-ERC20', 6, 1_234_567_891n, 500_000n),
+        token('DAI-ERC20', 18, 5n * 10n ** 18n + 1n),
+        token('NOBAL-ERC20', 8),
+      ]);
+      h.lastCall().resolve(result);
+      const snapshot = await waitFor(h.actor, (s) => s.matches('active'));
+      assert.equal(snapshot.context.coin?.address, result.address);
+      assert.equal(snapshot.context.coin?.connection, result.connection, 'the connection handle is kept for later reads');
+      assert.deepEqual(tickers(snapshot.context.coin), ['USDT-ERC20', 'DAI-ERC20', 'NOBAL-ERC20']);
+      assert.equal(snapshot.context.lastError, null);
+      assert.deepEqual(types(h.events), ['ActivationRequested', 'CoinActivated']);
+      assert.deepEqual(h.events[1], {
+        type: 'CoinActivated',
         data: {
           ticker: 'ETH',
           family: 'evm',
-          via: 'enable_eth_with_tokens',
-          tokens: ['USDT-ERC20', 'DAI-ERC20', 'NOBAL-ERC20'],
-          getBalances: true,
+          address: '0xf5c3bf03cBA4E343484588932e423A7C8BFf102d',
+          pubkey: `04${'ab'.repeat(64)}`,
+          derivationMethod: 'Iguana',
+          currentBlock: 42,
+          balance: { spendable: '1.234500000000000001', unspendable: '0.000000000000000007' },
+          tokens: [
+            { ticker: 'USDT-ERC20', contractAddress: token('USDT-ERC20', 6).contractAddress, decimals: 6, balance: { spendable: '1234.567891', unspendable: '0.5' } },
+            { ticker: 'DAI-ERC20', contractAddress: token('DAI-ERC20', 18).contractAddress, decimals: 18, balance: { spendable: '5.000000000000000001', unspendable: '0' } },
+            { ticker: 'NOBAL-ERC20', contractAddress: token('NOBAL-ERC20', 8).contractAddress, decimals: 8 },
+          ],
           attempt: 1,
         },
-      },
-    ]);
-
-    const result = coin([
-      token('USDT-ERC20', 6, 1_234_567_891n, 500_000n),
-      token('DAI-ERC20', 18, 5n * 10n ** 18n + 1n),
-      token('NOBAL-ERC20', 8),
-    ]);
-    h.lastCall().resolve(result);
-    const snapshot = await waitFor(h.actor, (s) => s.matches('active'));
-    assert.equal(snapshot.context.coin?.address, result.address);
-    assert.equal(snapshot.context.coin?.connection, result.connection, 'the connection handle is kept for later reads');
-    assert.deepEqual(tickers(snapshot.context.coin), ['USDT-ERC20', 'DAI-ERC20', 'NOBAL-ERC20']);
-    assert.equal(snapshot.context.lastError, null);
-    assert.deepEqual(types(h.events), ['ActivationRequested', 'CoinActivated']);
-    assert.deepEqual(h.events[1], {
-      type: 'CoinActivated',
-      data: {
-        ticker: 'ETH',
-        family: 'evm',
-        address: '0xf5c3bf03cBA4E343484588932e423A7C8BFf102d',
-        pubkey: `04${'ab'.repeat(64)}`,
-        derivationMethod: 'Iguana',
-        currentBlock: 42,
-        balance: { spendable: '1.234500000000000001', unspendable: '0.000000000000000007' },
-        tokens: [
-          { ticker: 'USDT-ERC20', contractAddress: token('USDT-ERC20', 6).contractAddress, decimals: 6, balance: { spendable: '1234.567891', unspendable: '0.5' } },
-          { ticker: 'DAI-ERC20', contractAddress: token('DAI-ERC20', 18).contractAddress, decimals: 18, balance: { spendable: '5.000000000000000001', unspendable: '0' } },
-          { ticker: 'NOBAL-ERC20', contractAddress: token('NOBAL-ERC20', 8).contractAddress, decimals: 8 },
-        ],
-        attempt: 1,
-      },
+      });
+      assert.doesNotMatch(JSON.stringify(h.events), /secret|node handle/, 'no plan params or connection in events');
     });
-    assert.doesNotMatch(JSON.stringify(h.events), /secret|node handle/, 'no plan params or connection in events');
-  });
 
-  test('without balances the CoinActivated event has no balance fields', async () => {
-    const h = harness();
-    h.actor.send({ type: 'ACTIVATE', plan: plan(['USDT-ERC20'], { getBalances: false }) });
-    assert.equal((h.events[0] as Extract<DomainEvent, { type: 'ActivationRequested' }>).data.getBalances, false);
-    const { balance: _, ...noBalance } = coin([token('USDT-ERC20', 6)]);
-    h.lastCall().resolve(noBalance);
-    await waitFor(h.actor, (s) => s.matches('active'));
-    const activatedEvent = h.events[1] as Extract<DomainEvent, { type: 'CoinActivated' }>;
-    assert.equal('balance' in activatedEvent.data, false);
-    assert.equal('balance' in activatedEvent.data.tokens[0]!, false);
-  });
+    test('when it is activated without balances, then the CoinActivated event has no balance fields', async () => {
+      const h = harness();
+      h.actor.send({ type: 'ACTIVATE', plan: plan(['USDT-ERC20'], { getBalances: false }) });
+      assert.equal((h.events[0] as Extract<DomainEvent, { type: 'ActivationRequested' }>).data.getBalances, false);
+      const { balance: _, ...noBalance } = coin([token('USDT-ERC20', 6)]);
+      h.lastCall().resolve(noBalance);
+      await waitFor(h.actor, (s) => s.matches('active'));
+      const activatedEvent = h.events[1] as Extract<DomainEvent, { type: 'CoinActivated' }>;
+      assert.equal('balance' in activatedEvent.data, false);
+      assert.equal('balance' in activatedEvent.data.tokens[0]!, false);
+    });
 
-  test('failure → inactive with lastError and ActivationFailed; the next attempt is numbered 2', async () => {
-    const h = harness();
-    h.actor.send({ type: 'ACTIVATE', plan: plan(['USDT-ERC20']) });
-    h.lastCall().reject(new ActivationError(ErrorType.Transport, 'all 1 node(s) failed', 'all 1 node(s) failed'));
-    const failed = await waitFor(h.actor, (s) => !s.matches('activating'));
-    assert.equal(failed.value, 'inactive');
-    assert.equal(failed.context.lastError?.errorType, ErrorType.Transport);
-    assert.equal(failed.context.lastError?.message, 'all 1 node(s) failed');
-    assert.equal(failed.context.coin, null);
-    assert.equal(failed.context.plan, null);
-    assert.deepEqual(h.events.slice(1), [
-      {
+    test('when the activation fails, then it is inactive with lastError and ActivationFailed, and the next attempt is numbered 2', async () => {
+      const h = harness();
+      h.actor.send({ type: 'ACTIVATE', plan: plan(['USDT-ERC20']) });
+      h.lastCall().reject(new ActivationError(ErrorType.Transport, 'all 1 node(s) failed', 'all 1 node(s) failed'));
+      const failed = await waitFor(h.actor, (s) => !s.matches('activating'));
+      assert.equal(failed.value, 'inactive');
+      assert.equal(failed.context.lastError?.errorType, ErrorType.Transport);
+      assert.equal(failed.context.lastError?.message, 'all 1 node(s) failed');
+      assert.equal(failed.context.coin, null);
+      assert.equal(failed.context.plan, null);
+      assert.deepEqual(h.events.slice(1), [
+        {
+          type: 'ActivationFailed',
+          data: { ticker: 'ETH', error: { errorType: 'Transport', message: 'all 1 node(s) failed', data: 'all 1 node(s) failed' }, attempt: 1 },
+        },
+      ]);
+
+      // a non-domain failure is recorded as InternalError; lastError is cleared by the new attempt
+      h.actor.send({ type: 'ACTIVATE', plan: plan([]) });
+      assert.equal(h.actor.getSnapshot().context.lastError, null, 'a new attempt clears the previous error');
+      assert.equal(h.calls.length, 2);
+      h.lastCall().reject(new TypeError('boom'));
+      const again = await waitFor(h.actor, (s) => !s.matches('activating'));
+      assert.equal(again.value, 'inactive');
+      assert.equal(again.context.lastError?.errorType, ErrorType.InternalError);
+      assert.deepEqual(h.events.at(-1), {
         type: 'ActivationFailed',
-        data: { ticker: 'ETH', error: { errorType: 'Transport', message: 'all 1 node(s) failed', data: 'all 1 node(s) failed' }, attempt: 1 },
-      },
-    ]);
-
-    // a non-domain failure is recorded as InternalError; lastError is cleared by the new attempt
-    h.actor.send({ type: 'ACTIVATE', plan: plan([]) });
-    assert.equal(h.actor.getSnapshot().context.lastError, null, 'a new attempt clears the previous error');
-    assert.equal(h.calls.length, 2);
-    h.lastCall().reject(new TypeError('boom'));
-    const again = await waitFor(h.actor, (s) => !s.matches('activating'));
-    assert.equal(again.value, 'inactive');
-    assert.equal(again.context.lastError?.errorType, ErrorType.InternalError);
-    assert.deepEqual(h.events.at(-1), {
-      type: 'ActivationFailed',
-      data: { ticker: 'ETH', error: { errorType: 'InternalError', message: 'boom' }, attempt: 2 },
+        data: { ticker: 'ETH', error: { errorType: 'InternalError', message: 'boom' }, attempt: 2 },
+      });
+      assert.equal((h.events.at(-2) as Extract<DomainEvent, { type: 'ActivationRequested' }>).data.attempt, 2);
     });
-    assert.equal((h.events.at(-2) as Extract<DomainEvent, { type: 'ActivationRequested' }>).data.attempt, 2);
   });
 
-  test('ACTIVATE is accepted only in inactive and passive', async () => {
-    const h = harness();
-    const canActivate = () => h.actor.getSnapshot().can({ type: 'ACTIVATE', plan: plan([]) });
-    assert.equal(canActivate(), true, 'inactive');
-    h.actor.send({ type: 'ACTIVATE', plan: plan(['USDT-ERC20']) });
-    assert.equal(canActivate(), false, 'activating');
-    // a second ACTIVATE while activating changes nothing and starts no chain work
-    h.actor.send({ type: 'ACTIVATE', plan: plan(['DAI-ERC20']) });
-    assert.equal(h.calls.length, 1);
-    assert.equal(h.actor.getSnapshot().context.attempt, 1);
-    h.lastCall().resolve(coin([token('USDT-ERC20', 6, 1n)]));
-    await waitFor(h.actor, (s) => s.matches('active'));
-    assert.equal(canActivate(), false, 'active');
-    h.actor.send({ type: 'ACTIVATE', plan: plan([]) });
-    assert.equal(h.state(), 'active');
-    assert.equal(h.calls.length, 1);
-    assert.deepEqual(types(h.events), ['ActivationRequested', 'CoinActivated']);
-    h.actor.send({ type: 'DISABLE', force: false });
-    assert.equal(h.state(), 'passive');
-    assert.equal(canActivate(), true, 'passive');
-    h.actor.send({ type: 'DISABLE', force: true });
-    assert.equal(h.state(), 'inactive');
-    assert.equal(canActivate(), true, 'inactive again');
+  describe('Given a coin in any state', () => {
+    test('when asked whether it accepts ACTIVATE, then only inactive and passive do', async () => {
+      const h = harness();
+      const canActivate = () => h.actor.getSnapshot().can({ type: 'ACTIVATE', plan: plan([]) });
+      assert.equal(canActivate(), true, 'inactive');
+      h.actor.send({ type: 'ACTIVATE', plan: plan(['USDT-ERC20']) });
+      assert.equal(canActivate(), false, 'activating');
+      // a second ACTIVATE while activating changes nothing and starts no chain work
+      h.actor.send({ type: 'ACTIVATE', plan: plan(['DAI-ERC20']) });
+      assert.equal(h.calls.length, 1);
+      assert.equal(h.actor.getSnapshot().context.attempt, 1);
+      h.lastCall().resolve(coin([token('USDT-ERC20', 6, 1n)]));
+      await waitFor(h.actor, (s) => s.matches('active'));
+      assert.equal(canActivate(), false, 'active');
+      h.actor.send({ type: 'ACTIVATE', plan: plan([]) });
+      assert.equal(h.state(), 'active');
+      assert.equal(h.calls.length, 1);
+      assert.deepEqual(types(h.events), ['ActivationRequested', 'CoinActivated']);
+      h.actor.send({ type: 'DISABLE', force: false });
+      assert.equal(h.state(), 'passive');
+      assert.equal(canActivate(), true, 'passive');
+      h.actor.send({ type: 'DISABLE', force: true });
+      assert.equal(h.state(), 'inactive');
+      assert.equal(canActivate(), true, 'inactive again');
+    });
   });
 
-  test('CANCEL while activating aborts the chain work and emits ActivationCancelled; a late result is ignored', async () => {
-    const h = harness();
-    h.actor.send({ type: 'ACTIVATE', plan: plan(['USDT-ERC20']) });
-    const first = h.lastCall();
-    assert.equal(first.signal.aborted, false);
-    h.actor.send({ type: 'CANCEL' });
-    assert.equal(first.signal.aborted, true, 'the invoked actor is aborted');
-    assert.equal(h.state(), 'inactive');
-    assert.equal(h.actor.getSnapshot().context.coin, null);
-    assert.deepEqual(h.events.at(-1), { type: 'ActivationCancelled', data: { ticker: 'ETH', attempt: 1 } });
+  describe('Given a coin being activated', () => {
+    test('when CANCEL is sent, then the chain work is aborted and ActivationCancelled emitted, and a late result is ignored', async () => {
+      const h = harness();
+      h.actor.send({ type: 'ACTIVATE', plan: plan(['USDT-ERC20']) });
+      const first = h.lastCall();
+      assert.equal(first.signal.aborted, false);
+      h.actor.send({ type: 'CANCEL' });
+      assert.equal(first.signal.aborted, true, 'the invoked actor is aborted');
+      assert.equal(h.state(), 'inactive');
+      assert.equal(h.actor.getSnapshot().context.coin, null);
+      assert.deepEqual(h.events.at(-1), { type: 'ActivationCancelled', data: { ticker: 'ETH', attempt: 1 } });
 
-    // the aborted work finishing anyway must not activate the coin
-    first.resolve(coin([token('USDT-ERC20', 6, 1n)]));
-    await new Promise((r) => setImmediate(r));
-    assert.equal(h.state(), 'inactive');
-    assert.deepEqual(types(h.events), ['ActivationRequested', 'ActivationCancelled']);
+      // the aborted work finishing anyway must not activate the coin
+      first.resolve(coin([token('USDT-ERC20', 6, 1n)]));
+      await new Promise((r) => setImmediate(r));
+      assert.equal(h.state(), 'inactive');
+      assert.deepEqual(types(h.events), ['ActivationRequested', 'ActivationCancelled']);
 
-    // CANCEL outside activating does nothing
-    h.actor.send({ type: 'CANCEL' });
-    assert.equal(h.events.length, 2);
+      // CANCEL outside activating does nothing
+      h.actor.send({ type: 'CANCEL' });
+      assert.equal(h.events.length, 2);
 
-    // and the coin can be activated again
-    h.actor.send({ type: 'ACTIVATE', plan: plan([]) });
-    assert.equal(h.calls.length, 2);
-    assert.equal(h.lastCall().signal.aborted, false);
-    h.lastCall().resolve(coin([]));
-    await waitFor(h.actor, (s) => s.matches('active'));
-    assert.equal((h.events.at(-1) as Extract<DomainEvent, { type: 'CoinActivated' }>).data.attempt, 2);
+      // and the coin can be activated again
+      h.actor.send({ type: 'ACTIVATE', plan: plan([]) });
+      assert.equal(h.calls.length, 2);
+      assert.equal(h.lastCall().signal.aborted, false);
+      h.lastCall().resolve(coin([]));
+      await waitFor(h.actor, (s) => s.matches('active'));
+      assert.equal((h.events.at(-1) as Extract<DomainEvent, { type: 'CoinActivated' }>).data.attempt, 2);
+    });
+
+    test('when the actor is stopped, then the chain work is aborted', () => {
+      const h = harness();
+      h.actor.send({ type: 'ACTIVATE', plan: plan([]) });
+      const call = h.lastCall();
+      h.actor.stop();
+      assert.equal(call.signal.aborted, true);
+    });
   });
 
-  test('stopping the actor while activating aborts the chain work', () => {
-    const h = harness();
-    h.actor.send({ type: 'ACTIVATE', plan: plan([]) });
-    const call = h.lastCall();
-    h.actor.stop();
-    assert.equal(call.signal.aborted, true);
+  describe('Given an active platform', () => {
+    test('when DISABLE is sent without force, then it stays passive with its tokens; with force, then it is disabled with them', async () => {
+      const h = await activated(['USDT-ERC20', 'DAI-ERC20']);
+      h.actor.send({ type: 'DISABLE', force: false });
+      assert.equal(h.state(), 'passive');
+      assert.deepEqual(tickers(h.actor.getSnapshot().context.coin), ['USDT-ERC20', 'DAI-ERC20'], 'tokens stay enabled');
+      assert.deepEqual(h.events.at(-1), { type: 'CoinPassivated', data: { ticker: 'ETH', activeTokens: ['USDT-ERC20', 'DAI-ERC20'] } });
+
+      // a second DISABLE without force changes nothing
+      const count = h.events.length;
+      h.actor.send({ type: 'DISABLE', force: false });
+      assert.equal(h.state(), 'passive');
+      assert.equal(h.events.length, count);
+
+      h.actor.send({ type: 'DISABLE', force: true });
+      assert.equal(h.state(), 'inactive');
+      assert.equal(h.actor.getSnapshot().context.coin, null);
+      assert.deepEqual(h.events.at(-1), { type: 'CoinDisabled', data: { ticker: 'ETH', tokens: ['USDT-ERC20', 'DAI-ERC20'] } });
+    });
+
+    test('when DISABLE is sent with force, then CoinDisabled lists the tokens; without tokens, then DISABLE disables outright', async () => {
+      const withTokens = await activated(['USDT-ERC20', 'DAI-ERC20']);
+      withTokens.actor.send({ type: 'DISABLE', force: true });
+      assert.equal(withTokens.state(), 'inactive');
+      assert.deepEqual(withTokens.events.at(-1), { type: 'CoinDisabled', data: { ticker: 'ETH', tokens: ['USDT-ERC20', 'DAI-ERC20'] } });
+      assert.equal(withTokens.events.filter((e) => e.type === 'CoinPassivated').length, 0);
+
+      const bare = await activated([]);
+      bare.actor.send({ type: 'DISABLE', force: false });
+      assert.equal(bare.state(), 'inactive');
+      assert.deepEqual(bare.events.at(-1), { type: 'CoinDisabled', data: { ticker: 'ETH', tokens: [] } });
+    });
+
+    test('when DISABLE_TOKEN is sent, then the token is removed with TokenDisabled, and an unknown token is ignored', async () => {
+      const h = await activated(['USDT-ERC20', 'DAI-ERC20']);
+      h.actor.send({ type: 'DISABLE_TOKEN', ticker: 'USDT-ERC20' });
+      assert.equal(h.state(), 'active');
+      assert.deepEqual(tickers(h.actor.getSnapshot().context.coin), ['DAI-ERC20']);
+      assert.deepEqual(h.events.at(-1), { type: 'TokenDisabled', data: { ticker: 'USDT-ERC20', platform: 'ETH' } });
+
+      const count = h.events.length;
+      const coinBefore = h.actor.getSnapshot().context.coin;
+      for (const ticker of ['USDT-ERC20', 'NOPE-ERC20', 'ETH']) h.actor.send({ type: 'DISABLE_TOKEN', ticker });
+      assert.equal(h.events.length, count, 'no event for an unknown or already disabled token');
+      assert.equal(h.actor.getSnapshot().context.coin, coinBefore);
+      assert.equal(h.state(), 'active');
+
+      // also while passive: the last token takes the passive platform with it
+      h.actor.send({ type: 'DISABLE', force: false });
+      h.actor.send({ type: 'DISABLE_TOKEN', ticker: 'DAI-ERC20' });
+      assert.equal(h.state(), 'inactive');
+      assert.deepEqual(types(h.events.slice(-2)), ['TokenDisabled', 'CoinDisabled']);
+
+      // never while activating from inactive (there are no tokens yet)
+      const fresh = harness();
+      fresh.actor.send({ type: 'ACTIVATE', plan: plan(['USDT-ERC20']) });
+      fresh.actor.send({ type: 'DISABLE_TOKEN', ticker: 'USDT-ERC20' });
+      assert.deepEqual(types(fresh.events), ['ActivationRequested']);
+
+      // and never while inactive
+      const idle = harness();
+      idle.actor.send({ type: 'DISABLE_TOKEN', ticker: 'USDT-ERC20' });
+      assert.deepEqual(idle.events, []);
+    });
   });
 
-  test('DISABLE without force keeps a platform with tokens passive; force disables it with its tokens', async () => {
-    const h = await activated(['USDT-ERC20', 'DAI-ERC20']);
-    h.actor.send({ type: 'DISABLE', force: false });
-    assert.equal(h.state(), 'passive');
-    assert.deepEqual(tickers(h.actor.getSnapshot().context.coin), ['USDT-ERC20', 'DAI-ERC20'], 'tokens stay enabled');
-    assert.deepEqual(h.events.at(-1), { type: 'CoinPassivated', data: { ticker: 'ETH', activeTokens: ['USDT-ERC20', 'DAI-ERC20'] } });
+  describe('Given a passive platform with tokens', () => {
+    test('when its last token is disabled, then the platform goes with it', async () => {
+      const h = await activated(['USDT-ERC20', 'DAI-ERC20']);
+      h.actor.send({ type: 'DISABLE', force: false });
+      h.actor.send({ type: 'DISABLE_TOKEN', ticker: 'USDT-ERC20' });
+      assert.equal(h.state(), 'passive', 'one token left keeps it passive');
+      const before = h.events.length;
+      h.actor.send({ type: 'DISABLE_TOKEN', ticker: 'DAI-ERC20' });
+      assert.equal(h.state(), 'inactive');
+      assert.equal(h.actor.getSnapshot().context.coin, null);
+      assert.deepEqual(h.events.slice(before), [
+        { type: 'TokenDisabled', data: { ticker: 'DAI-ERC20', platform: 'ETH' } },
+        { type: 'CoinDisabled', data: { ticker: 'ETH', tokens: [] } },
+      ]);
+    });
 
-    // a second DISABLE without force changes nothing
-    const count = h.events.length;
-    h.actor.send({ type: 'DISABLE', force: false });
-    assert.equal(h.state(), 'passive');
-    assert.equal(h.events.length, count);
+    test('when ACTIVATE succeeds, then the earlier tokens are kept next to the new ones (fresh reads win)', async () => {
+      const h = await activated(['USDT-ERC20', 'DAI-ERC20']);
+      const oldUsdt = h.actor.getSnapshot().context.coin!.tokens[0]!;
+      h.actor.send({ type: 'DISABLE', force: false });
+      h.actor.send({ type: 'ACTIVATE', plan: plan(['DAI-ERC20', 'LINK-ERC20']) });
+      assert.equal(h.state(), 'activating');
+      assert.deepEqual(h.lastCall().plan.tokens, ['DAI-ERC20', 'LINK-ERC20']);
+      h.lastCall().resolve(coin([token('DAI-ERC20', 18, 9n * 10n ** 18n), token('LINK-ERC20', 18, 3n)], { currentBlock: 99 }));
+      const snapshot = await waitFor(h.actor, (s) => s.matches('active'));
+      const tokens = snapshot.context.coin!.tokens;
+      assert.deepEqual(tokens.map((t) => t.ticker), ['DAI-ERC20', 'LINK-ERC20', 'USDT-ERC20']);
+      assert.equal(tokens[0]!.balance?.spendable, 9n * 10n ** 18n, 'the re-read token has its fresh balance');
+      assert.deepEqual(tokens[2], oldUsdt, 'the kept token is unchanged');
+      assert.equal(snapshot.context.coin!.currentBlock, 99);
+      const last = h.events.at(-1) as Extract<DomainEvent, { type: 'CoinActivated' }>;
+      assert.equal(last.type, 'CoinActivated');
+      assert.equal(last.data.attempt, 2);
+      // the event records what this activation read; the projection merges kept tokens itself
+      assert.deepEqual(last.data.tokens.map((t) => [t.ticker, t.balance?.spendable]), [
+        ['DAI-ERC20', '9'],
+        ['LINK-ERC20', '0.000000000000000003'],
+      ]);
+      // all three are disabled together by force
+      h.actor.send({ type: 'DISABLE', force: true });
+      assert.deepEqual(h.events.at(-1), { type: 'CoinDisabled', data: { ticker: 'ETH', tokens: ['DAI-ERC20', 'LINK-ERC20', 'USDT-ERC20'] } });
+    });
 
-    h.actor.send({ type: 'DISABLE', force: true });
-    assert.equal(h.state(), 'inactive');
-    assert.equal(h.actor.getSnapshot().context.coin, null);
-    assert.deepEqual(h.events.at(-1), { type: 'CoinDisabled', data: { ticker: 'ETH', tokens: ['USDT-ERC20', 'DAI-ERC20'] } });
-  });
+    test('when ACTIVATE fails (or is cancelled), then it is passive again with the tokens intact', async () => {
+      const h = await activated(['USDT-ERC20', 'DAI-ERC20']);
+      h.actor.send({ type: 'DISABLE', force: false });
+      const before = h.actor.getSnapshot().context.coin;
 
-  test('a passive platform goes away with its last token', async () => {
-    const h = await activated(['USDT-ERC20', 'DAI-ERC20']);
-    h.actor.send({ type: 'DISABLE', force: false });
-    h.actor.send({ type: 'DISABLE_TOKEN', ticker: 'USDT-ERC20' });
-    assert.equal(h.state(), 'passive', 'one token left keeps it passive');
-    const before = h.events.length;
-    h.actor.send({ type: 'DISABLE_TOKEN', ticker: 'DAI-ERC20' });
-    assert.equal(h.state(), 'inactive');
-    assert.equal(h.actor.getSnapshot().context.coin, null);
-    assert.deepEqual(h.events.slice(before), [
-      { type: 'TokenDisabled', data: { ticker: 'DAI-ERC20', platform: 'ETH' } },
-      { type: 'CoinDisabled', data: { ticker: 'ETH', tokens: [] } },
-    ]);
-  });
+      h.actor.send({ type: 'ACTIVATE', plan: plan(['LINK-ERC20']) });
+      h.lastCall().reject(new ActivationError(ErrorType.Transport, 'down', 'down'));
+      const failed = await waitFor(h.actor, (s) => !s.matches('activating'));
+      assert.equal(failed.value, 'passive');
+      assert.equal(failed.context.coin, before, 'the coin (and its tokens) is untouched');
+      assert.equal(failed.context.lastError?.errorType, ErrorType.Transport);
+      assert.equal(h.events.at(-1)?.type, 'ActivationFailed');
 
-  test('DISABLE with force from active lists the tokens; without tokens DISABLE disables outright', async () => {
-    const withTokens = await activated(['USDT-ERC20', 'DAI-ERC20']);
-    withTokens.actor.send({ type: 'DISABLE', force: true });
-    assert.equal(withTokens.state(), 'inactive');
-    assert.deepEqual(withTokens.events.at(-1), { type: 'CoinDisabled', data: { ticker: 'ETH', tokens: ['USDT-ERC20', 'DAI-ERC20'] } });
-    assert.equal(withTokens.events.filter((e) => e.type === 'CoinPassivated').length, 0);
+      h.actor.send({ type: 'ACTIVATE', plan: plan(['LINK-ERC20']) });
+      const call = h.lastCall();
+      h.actor.send({ type: 'CANCEL' });
+      assert.equal(call.signal.aborted, true);
+      assert.equal(h.state(), 'passive');
+      assert.equal(h.actor.getSnapshot().context.coin, before);
+      assert.deepEqual(h.events.at(-1), { type: 'ActivationCancelled', data: { ticker: 'ETH', attempt: 3 } });
+      assert.deepEqual(tickers(h.actor.getSnapshot().context.coin), ['USDT-ERC20', 'DAI-ERC20']);
+    });
 
-    const bare = await activated([]);
-    bare.actor.send({ type: 'DISABLE', force: false });
-    assert.equal(bare.state(), 'inactive');
-    assert.deepEqual(bare.events.at(-1), { type: 'CoinDisabled', data: { ticker: 'ETH', tokens: [] } });
-  });
+    test('when DISABLE_TOKEN is sent while it re-activates, then the kept token is removed for good', async () => {
+      const h = await activated(['USDT-ERC20', 'DAI-ERC20']);
+      h.actor.send({ type: 'DISABLE', force: false });
+      h.actor.send({ type: 'ACTIVATE', plan: plan(['LINK-ERC20']) });
+      h.actor.send({ type: 'DISABLE_TOKEN', ticker: 'USDT-ERC20' });
+      assert.equal(h.state(), 'activating', 'the activation goes on');
+      assert.equal(h.lastCall().signal.aborted, false);
+      assert.deepEqual(h.events.at(-1), { type: 'TokenDisabled', data: { ticker: 'USDT-ERC20', platform: 'ETH' } });
+      h.lastCall().resolve(coin([token('LINK-ERC20', 18, 1n)]));
+      const snapshot = await waitFor(h.actor, (s) => s.matches('active'));
+      assert.deepEqual(tickers(snapshot.context.coin), ['LINK-ERC20', 'DAI-ERC20'], 'the disabled token does not come back');
 
-  test('passive → ACTIVATE success keeps earlier tokens next to the new ones (fresh reads win)', async () => {
-    const h = await activated(['USDT-ERC20', 'DAI-ERC20']);
-    const oldUsdt = h.actor.getSnapshot().context.coin!.tokens[0]!;
-    h.actor.send({ type: 'DISABLE', force: false });
-    h.actor.send({ type: 'ACTIVATE', plan: plan(['DAI-ERC20', 'LINK-ERC20']) });
-    assert.equal(h.state(), 'activating');
-    assert.deepEqual(h.lastCall().plan.tokens, ['DAI-ERC20', 'LINK-ERC20']);
-    h.lastCall().resolve(coin([token('DAI-ERC20', 18, 9n * 10n ** 18n), token('LINK-ERC20', 18, 3n)], { currentBlock: 99 }));
-    const snapshot = await waitFor(h.actor, (s) => s.matches('active'));
-    const tokens = snapshot.context.coin!.tokens;
-    assert.deepEqual(tokens.map((t) => t.ticker), ['DAI-ERC20', 'LINK-ERC20', 'USDT-ERC20']);
-    assert.equal(tokens[0]!.balance?.spendable, 9n * 10n ** 18n, 'the re-read token has its fresh balance');
-    assert.deepEqual(tokens[2], oldUsdt, 'the kept token is unchanged');
-    assert.equal(snapshot.context.coin!.currentBlock, 99);
-    const last = h.events.at(-1) as Extract<DomainEvent, { type: 'CoinActivated' }>;
-    assert.equal(last.type, 'CoinActivated');
-    assert.equal(last.data.attempt, 2);
-    // the event records what this activation read; the projection merges kept tokens itself
-    assert.deepEqual(last.data.tokens.map((t) => [t.ticker, t.balance?.spendable]), [
-      ['DAI-ERC20', '9'],
-      ['LINK-ERC20', '0.000000000000000003'],
-    ]);
-    // all three are disabled together by force
-    h.actor.send({ type: 'DISABLE', force: true });
-    assert.deepEqual(h.events.at(-1), { type: 'CoinDisabled', data: { ticker: 'ETH', tokens: ['DAI-ERC20', 'LINK-ERC20', 'USDT-ERC20'] } });
-  });
-
-  test('passive → ACTIVATE failure (or CANCEL) goes back to passive with the tokens intact', async () => {
-    const h = await activated(['USDT-ERC20', 'DAI-ERC20']);
-    h.actor.send({ type: 'DISABLE', force: false });
-    const before = h.actor.getSnapshot().context.coin;
-
-    h.actor.send({ type: 'ACTIVATE', plan: plan(['LINK-ERC20']) });
-    h.lastCall().reject(new ActivationError(ErrorType.Transport, 'down', 'down'));
-    const failed = await waitFor(h.actor, (s) => !s.matches('activating'));
-    assert.equal(failed.value, 'passive');
-    assert.equal(failed.context.coin, before, 'the coin (and its tokens) is untouched');
-    assert.equal(failed.context.lastError?.errorType, ErrorType.Transport);
-    assert.equal(h.events.at(-1)?.type, 'ActivationFailed');
-
-    h.actor.send({ type: 'ACTIVATE', plan: plan(['LINK-ERC20']) });
-    const call = h.lastCall();
-    h.actor.send({ type: 'CANCEL' });
-    assert.equal(call.signal.aborted, true);
-    assert.equal(h.state(), 'passive');
-    assert.equal(h.actor.getSnapshot().context.coin, before);
-    assert.deepEqual(h.events.at(-1), { type: 'ActivationCancelled', data: { ticker: 'ETH', attempt: 3 } });
-    assert.deepEqual(tickers(h.actor.getSnapshot().context.coin), ['USDT-ERC20', 'DAI-ERC20']);
-  });
-
-  test('DISABLE_TOKEN while a passive platform re-activates removes the kept token for good', async () => {
-    const h = await activated(['USDT-ERC20', 'DAI-ERC20']);
-    h.actor.send({ type: 'DISABLE', force: false });
-    h.actor.send({ type: 'ACTIVATE', plan: plan(['LINK-ERC20']) });
-    h.actor.send({ type: 'DISABLE_TOKEN', ticker: 'USDT-ERC20' });
-    assert.equal(h.state(), 'activating', 'the activation goes on');
-    assert.equal(h.lastCall().signal.aborted, false);
-    assert.deepEqual(h.events.at(-1), { type: 'TokenDisabled', data: { ticker: 'USDT-ERC20', platform: 'ETH' } });
-    h.lastCall().resolve(coin([token('LINK-ERC20', 18, 1n)]));
-    const snapshot = await waitFor(h.actor, (s) => s.matches('active'));
-    assert.deepEqual(tickers(snapshot.context.coin), ['LINK-ERC20', 'DAI-ERC20'], 'the disabled token does not come back');
-
-    // the same when the re-activation fails: back to passive without it
-    h.actor.send({ type: 'DISABLE', force: false });
-    h.actor.send({ type: 'ACTIVATE', plan: plan([]) });
-    h.actor.send({ type: 'DISABLE_TOKEN', ticker: 'DAI-ERC20' });
-    h.lastCall().reject(new Error('down'));
-    const failed = await waitFor(h.actor, (s) => !s.matches('activating'));
-    assert.equal(failed.value, 'passive');
-    assert.deepEqual(tickers(failed.context.coin), ['LINK-ERC20']);
-  });
-
-  test('DISABLE_TOKEN removes a token with TokenDisabled, and is ignored for an unknown token', async () => {
-    const h = await activated(['USDT-ERC20', 'DAI-ERC20']);
-    h.actor.send({ type: 'DISABLE_TOKEN', ticker: 'USDT-ERC20' });
-    assert.equal(h.state(), 'active');
-    assert.deepEqual(tickers(h.actor.getSnapshot().context.coin), ['DAI-ERC20']);
-    assert.deepEqual(h.events.at(-1), { type: 'TokenDisabled', data: { ticker: 'USDT-ERC20', platform: 'ETH' } });
-
-    const count = h.events.length;
-    const coinBefore = h.actor.getSnapshot().context.coin;
-    for (const ticker of ['USDT-ERC20', 'NOPE-ERC20', 'ETH']) h.actor.send({ type: 'DISABLE_TOKEN', ticker });
-    assert.equal(h.events.length, count, 'no event for an unknown or already disabled token');
-    assert.equal(h.actor.getSnapshot().context.coin, coinBefore);
-    assert.equal(h.state(), 'active');
-
-    // also while passive: the last token takes the passive platform with it
-    h.actor.send({ type: 'DISABLE', force: false });
-    h.actor.send({ type: 'DISABLE_TOKEN', ticker: 'DAI-ERC20' });
-    assert.equal(h.state(), 'inactive');
-    assert.deepEqual(types(h.events.slice(-2)), ['TokenDisabled', 'CoinDisabled']);
-
-    // never while activating from inactive (there are no tokens yet)
-    const fresh = harness();
-    fresh.actor.send({ type: 'ACTIVATE', plan: plan(['USDT-ERC20']) });
-    fresh.actor.send({ type: 'DISABLE_TOKEN', ticker: 'USDT-ERC20' });
-    assert.deepEqual(types(fresh.events), ['ActivationRequested']);
-
-    // and never while inactive
-    const idle = harness();
-    idle.actor.send({ type: 'DISABLE_TOKEN', ticker: 'USDT-ERC20' });
-    assert.deepEqual(idle.events, []);
+      // the same when the re-activation fails: back to passive without it
+      h.actor.send({ type: 'DISABLE', force: false });
+      h.actor.send({ type: 'ACTIVATE', plan: plan([]) });
+      h.actor.send({ type: 'DISABLE_TOKEN', ticker: 'DAI-ERC20' });
+      h.lastCall().reject(new Error('down'));
+      const failed = await waitFor(h.actor, (s) => !s.matches('activating'));
+      assert.equal(failed.value, 'passive');
+      assert.deepEqual(tickers(failed.context.coin), ['LINK-ERC20']);
+    });
   });
 });
