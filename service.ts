@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { ActivationService } from './actors/activationService.ts';
 import { CoinRegistry } from './actors/coinRegistry.ts';
+import { ChainFamilies } from './actors/chainFamilies.ts';
 import { EmbeddedEventLog } from './events/log/embeddedEventLog.ts';
 import { NODE_STREAM, coinStream } from './events/log/eventLog.ts';
 import { InFlightActivations } from './events/projections/inFlightActivations.ts';
@@ -96,14 +97,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     const electrum = config.electrum;
     const tlsCa = electrum.caFile === undefined ? undefined : [await readCaFile(electrum.caFile)];
-    const families = [
+    const families = new ChainFamilies([
       createEvmFamily({ keys, clock, ...options.evm }),
       createTronFamily({ keys, clock, ...options.tron }),
       createUtxoFamily({ keys, clock, requestTimeoutMs: electrum.requestTimeoutMs, clientName: `coin-activation ${SERVICE_VERSION}`, ...(tlsCa ? { tlsCa } : {}), ...options.utxo }),
-    ];
-    const registry = new CoinRegistry({ log, activateCoin: (plan, signal) => service.activate(plan, signal) });
+    ]);
+    // The coin actors run their chain work through the family router itself, not the service.
+    const registry = new CoinRegistry({ log, families });
     const hd = isHdKeyProvider(keys) ? { walletId: keys.walletId, known: hdAddresses } : undefined;
-    const service: ActivationService = new ActivationService({ coins: config.coins, families, registry, enabledCoins, ...(hd ? { hd } : {}) });
+    const service = new ActivationService({ coins: config.coins, families, registry, enabledCoins, ...(hd ? { hd } : {}) });
     const hw = config.hardwareWallet;
     const hardware: LazyHardware = options.hardware
       ? Object.assign(options.hardware, { close: async () => undefined })

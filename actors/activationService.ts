@@ -1,20 +1,22 @@
 import { ActivationError, ErrorType, errorSentence, invalidRequest } from '../spec/errors.ts';
 
-import { parseCoinProtocol, protocolTypeName, type CoinEntry, type CoinProtocol } from '../spec/coins.ts';
+import { parseCoinProtocol, protocolTypeName } from '../spec/coins.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
 import type { HdAddressesProjection } from '../events/projections/hdAddresses.ts';
 import { resolveHdScan } from './hdPlan.ts';
-import { KeyPolicy, type ActivatedCoin, type ActivationPlan, type Balance } from '../machines/activation.types.ts';
+import { KeyPolicy, type ActivationPlan, type Balance } from '../machines/activation.types.ts';
 import {
   CommandKind,
-  type ChainFamily,
   type ElectrumActivationCommand,
   type EnableActivationCommand,
-  type PlanContext,
   type PlatformActivationCommand,
 } from './ports/chainFamily.ts';
 import type { CoinRegistry } from './coinRegistry.ts';
+import type { Activation } from './activationOutcome.ts';
+import type { ChainFamilies } from './chainFamilies.ts';
+
+type LegacyCommand = ElectrumActivationCommand | EnableActivationCommand;
 
 /** The HD wallet of the session (HD mode only). */
 export interface HdWallet {
@@ -30,17 +32,26 @@ export interface DisableOutcome {
 /**
  * The application layer behind the RPC adapter: turns domain commands into actor commands and
  * answers queries from projections. Knows nothing of wire shapes.
+ *
+ * The path of one activation request (`enable_eth_with_tokens` on an EVM platform):
+ * rpc/ builds the command → `enablePlatformWithTokens` → `CoinRegistry.activate`: admission (the
+ * coin's machine, `assertCanActivate`), then `planPlatform` here → the family's `plan`
+ * (`infra/evm/evmPlan.ts`, which runs the shared checks of `platformPlan.ts`), then ACTIVATE →
+ * the machine invokes the family router (`ChainFamilies.activate`) → `infra/evm/evmFamily.ts`
+ * reads the chain and builds the coin with `platformRead.ts` (HD: `hdActivation.ts` scans through
+ * the family's reads) → the machine summarizes it once into `CoinActivated` → the registry
+ * answers with coin and summary once that event is durable → rpc/ renders the summary.
  */
 export class ActivationService {
   readonly #coins: CoinsCatalog;
-  readonly #families: readonly ChainFamily[];
+  readonly #families: ChainFamilies;
   readonly #registry: CoinRegistry;
   readonly #enabledCoins: EnabledCoinsProjection;
   readonly #hd: HdWallet | undefined;
 
   constructor(deps: {
     coins: CoinsCatalog;
-    families: readonly ChainFamily[];
+    families: ChainFamilies;
     registry: CoinRegistry;
     enabledCoins: EnabledCoinsProjection;
     /** Set in HD mode: the wallet's id and the address counts earlier activations recorded. */
@@ -55,16 +66,17 @@ export class ActivationService {
 
   /**
    * Activates a platform with its tokens (`enable_eth_with_tokens`). Checks run in the reference's
-   * order, synchronously up to the chain work, so a bad request registers nothing.
+   * order (admission, then planning), synchronously up to the chain work, so a bad request
+   * registers nothing.
    */
-  enablePlatformWithTokens(command: PlatformActivationCommand): Promise<ActivatedCoin> {
-    this.#registry.assertCanActivate(command.ticker);
-    return this.#registry.activate(this.planPlatform(command));
+  enablePlatformWithTokens(command: PlatformActivationCommand): Promise<Activation> {
+    const { ticker, via } = command;
+    return this.#registry.activate({ ticker, via, plan: () => this.planPlatform(command) });
   }
 
   /**
    * BIP32 path a hardware key reads for `ticker`: the coin's `derivation_path` plus account 0,
-   * External chain, address 0 (notes §6).
+   * External chain, address 0 (docs/compatibility.md §6).
    */
   hardwarePath(ticker: string): string {
     const path = this.#coins.find(ticker)?.derivation_path;
@@ -93,7 +105,7 @@ export class ActivationService {
         error: parsed.error,
       });
     }
-    const family = this.#families.find((f) => f.serves.platform?.includes(protocolTypeName(parsed.protocol)));
+    const family = this.#families.serving(CommandKind.Platform, protocolTypeName(parsed.protocol));
     if (family === undefined) {
       throw new ActivationError(
         ErrorType.UnexpectedPlatformProtocol,
@@ -110,45 +122,31 @@ export class ActivationService {
   }
 
   /**
-   * Legacy `electrum` (spec 4.6): the legacy checks (notes §9), then the family that serves the
-   * coin's protocol over Electrum plans and activates it through the registry.
+   * Legacy `electrum` (spec 4.6): once admitted, the legacy checks (docs/compatibility.md §9),
+   * then the family that serves the coin's protocol over Electrum plans it.
    */
-  enableElectrum(command: ElectrumActivationCommand, requestMm2: number | undefined): Promise<ActivatedCoin> {
-    const family = this.#legacyFamily(CommandKind.Electrum, command.ticker, requestMm2);
-    return this.#registry.activate(family.family.plan(command, family.context));
+  enableElectrum(command: ElectrumActivationCommand, requestMm2: number | undefined): Promise<Activation> {
+    const { ticker, via } = command;
+    return this.#registry.activate({ ticker, via, plan: () => this.#planLegacy(CommandKind.Electrum, command, requestMm2) });
   }
 
   /**
-   * Legacy `enable` (spec 4.7): the legacy checks (notes §9; TRON is refused there, as it activates
-   * through the v2 methods only), then the family serving the protocol natively (UTXO daemon) or
-   * over `urls` (EVM).
+   * Legacy `enable` (spec 4.7): once admitted, the legacy checks (docs/compatibility.md §9; TRON
+   * is refused there, as it activates through the v2 methods only), then the family serving the
+   * protocol natively (UTXO daemon) or over `urls` (EVM) plans it.
    */
-  enableLegacy(command: EnableActivationCommand, requestMm2: number | undefined): Promise<ActivatedCoin> {
-    const family = this.#legacyFamily(CommandKind.Enable, command.ticker, requestMm2);
-    return this.#registry.activate(family.family.plan(command, family.context));
-  }
-
-  /** Legacy checks, then the family serving the coin's protocol for `kind`, or the legacy refusal. */
-  #legacyFamily(kind: CommandKind, ticker: string, requestMm2: number | undefined): { family: ChainFamily; context: PlanContext } {
-    const { entry, protocol } = this.legacyPrecheck(ticker, requestMm2);
-    const type = protocolTypeName(protocol);
-    if (type === 'TRX' || type === 'TRC20') {
-      throw invalidRequest(`${type} protocol is not supported by lp_coininit: TRON coins are activated with enable_eth_with_tokens or task::enable_eth::init`);
-    }
-    const family = this.#families.find((f) => f.serves[kind]?.includes(type));
-    if (family === undefined) throw invalidRequest(`${type} protocol is not supported by ${kind} in this version`);
-    return { family, context: { platform: entry, platformProtocol: protocol, coins: this.#coins } };
+  enableLegacy(command: EnableActivationCommand, requestMm2: number | undefined): Promise<Activation> {
+    const { ticker, via } = command;
+    return this.#registry.activate({ ticker, via, plan: () => this.#planLegacy(CommandKind.Enable, command, requestMm2) });
   }
 
   /**
-   * The checks legacy `enable`/`electrum` run before any other (notes §9): the coin is not active
-   * → `mm2` is set in the request or the coins file → the entry has a parsable `protocol`.
+   * The checks legacy `enable`/`electrum` run after admission (docs/compatibility.md §9): `mm2` is
+   * set in the request or the coins file → the entry has a parsable `protocol` → a family serves
+   * it for `kind` (TRON never) → that family's own checks.
    */
-  legacyPrecheck(ticker: string, requestMm2: number | undefined): { entry: CoinEntry; protocol: CoinProtocol } {
-    const state = this.#registry.view(ticker).state;
-    if (this.#enabledCoins.find(ticker) !== undefined || state === 'activating' || state === 'active') {
-      throw new ActivationError(ErrorType.PlatformIsAlreadyActivated, `Coin ${ticker} already initialized`, ticker);
-    }
+  #planLegacy(kind: CommandKind, command: LegacyCommand, requestMm2: number | undefined): ActivationPlan {
+    const { ticker } = command;
     const entry = this.#coins.find(ticker);
     if (entry?.mm2 === undefined && requestMm2 === undefined) {
       throw invalidRequest('mm2 param is not set neither in coins config nor enable request, assuming that coin is not supported');
@@ -160,7 +158,13 @@ export class ActivationService {
     }
     const parsed = parseCoinProtocol(entry);
     if (!parsed.ok) throw new ActivationError(ErrorType.CoinProtocolParseError, `Coin ${ticker} protocol parsing failed: ${parsed.error}`);
-    return { entry, protocol: parsed.protocol };
+    const type = protocolTypeName(parsed.protocol);
+    if (type === 'TRX' || type === 'TRC20') {
+      throw invalidRequest(`${type} protocol is not supported by lp_coininit: TRON coins are activated with enable_eth_with_tokens or task::enable_eth::init`);
+    }
+    const family = this.#families.serving(kind, type);
+    if (family === undefined) throw invalidRequest(`${type} protocol is not supported by ${kind} in this version`);
+    return family.plan(command, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins });
   }
 
   /** Enabled coins of this session (platforms, passive ones included, and tokens). */
@@ -177,13 +181,13 @@ export class ActivationService {
     }
     const coin = this.#registry.view(ticker).coin;
     const { passivized } = await this.#registry.disable(ticker, force);
-    if (!passivized && coin !== null) this.#family(coin.family).release?.(coin);
+    if (!passivized && coin !== null) this.#families.release(coin);
     return { coin: ticker, passivized };
   }
 
   /**
    * Live balance of an enabled coin or token, with its address and decimals. A passive platform is
-   * hidden, but its tokens still answer (behaviour notes §10), also while it is being re-activated.
+   * hidden, but its tokens still answer (docs/compatibility.md §10), also while it re-activates.
    */
   async balance(ticker: string, signal: AbortSignal): Promise<{ address: string; decimals: number; balance: Balance }> {
     const enabled = this.#enabledCoins.find(ticker);
@@ -194,24 +198,12 @@ export class ActivationService {
     if (enabled === undefined || coin === null || !answers) {
       throw new ActivationError(ErrorType.NoSuchCoin, `No such coin: ${ticker}`, ticker);
     }
-    const family = this.#family(coin.family);
     const decimals = token === undefined ? coin.decimals : token.decimals;
-    return { address: coin.address, decimals, balance: await family.balance(coin, ticker, signal) };
+    return { address: coin.address, decimals, balance: await this.#families.balance(coin, ticker, signal) };
   }
 
   /** Lets every enabled coin's family release what it holds open (at stop). */
   releaseAll(): void {
-    for (const { coin } of this.#registry.enabled()) if (coin !== null) this.#family(coin.family).release?.(coin);
-  }
-
-  /** The chain work of a plan; the registry's actors invoke it. */
-  activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
-    return this.#family(plan.family).activate(plan, signal);
-  }
-
-  #family(id: string): ChainFamily {
-    const family = this.#families.find((f) => f.id === id);
-    if (!family) throw new ActivationError(ErrorType.InternalError, `no chain family ${id}`);
-    return family;
+    for (const { coin } of this.#registry.enabled()) if (coin !== null) this.#families.release(coin);
   }
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CoinRegistry, type ActivateCoin } from './coinRegistry.ts';
 import { EmbeddedEventLog } from '../events/log/embeddedEventLog.ts';
 import type { EventLog } from '../events/log/eventLog.ts';
-import type { ActivatedCoin, ActivationPlan } from '../machines/activation.types.ts';
+import { ActivationVia, type ActivatedCoin, type ActivationPlan } from '../machines/activation.types.ts';
 import { ErrorType, isActivationError, ActivationError } from '../spec/errors.ts';
 import type { StoredEvent } from '../spec/events.ts';
 
@@ -114,7 +114,7 @@ describe('CoinRegistry', () => {
   test('two concurrent activations of one ticker: exactly one proceeds, the other is refused at once', async () => {
     const log = await openLog();
     const chain = fakeChain();
-    const registry = new CoinRegistry({ log, activateCoin: chain.activateCoin });
+    const registry = new CoinRegistry({ log, families: { activate: chain.activateCoin } });
     // two requests arriving in separate microtasks, as two HTTP handlers would
     // (wrapped so that awaiting the attempt does not wait for the activation itself)
     const attempts = [0, 1].map(() => Promise.resolve().then(() => ({ inner: registry.activate(plan('ETH', ['USDT-ERC20'])) })));
@@ -147,7 +147,7 @@ describe('CoinRegistry', () => {
   test('activate resolves only once CoinActivated is on disk', async () => {
     const log = await openLog();
     const chain = fakeChain();
-    const registry = new CoinRegistry({ log, activateCoin: chain.activateCoin });
+    const registry = new CoinRegistry({ log, families: { activate: chain.activateCoin } });
     const pending = registry.activate(plan('ETH', ['USDT-ERC20']));
     chain.last().resolve(coin('ETH', ['USDT-ERC20']));
     const result = await pending;
@@ -171,7 +171,7 @@ describe('CoinRegistry', () => {
     const real = await openLog();
     const gated = gatedLog(real);
     const chain = fakeChain();
-    const registry = new CoinRegistry({ log: gated.log, activateCoin: chain.activateCoin });
+    const registry = new CoinRegistry({ log: gated.log, families: { activate: chain.activateCoin } });
     const pending = registry.activate(plan('ETH'));
     chain.last().resolve(coin('ETH'));
     assert.equal(await settledYet(pending), false, 'resolved before its events were durable');
@@ -181,7 +181,7 @@ describe('CoinRegistry', () => {
     assert.deepEqual(typesOf(await stored(real)), ['coin.ETH:ActivationRequested', 'coin.ETH:CoinActivated']);
 
     // the same rule for a failed activation
-    const failing = new CoinRegistry({ log: gated.log, activateCoin: chain.activateCoin });
+    const failing = new CoinRegistry({ log: gated.log, families: { activate: chain.activateCoin } });
     gated.close();
     const refused = failing.activate(plan('BNB'));
     chain.last().reject(new ActivationError(ErrorType.Transport, 'down', 'down'));
@@ -203,7 +203,7 @@ describe('CoinRegistry', () => {
       subscribe: () => () => undefined,
       close: async () => undefined,
     };
-    const registry = new CoinRegistry({ log: broken, activateCoin: chain.activateCoin });
+    const registry = new CoinRegistry({ log: broken, families: { activate: chain.activateCoin } });
     const pending = registry.activate(plan('ETH'));
     chain.last().resolve(coin('ETH'));
     await assert.rejects(pending, (e) => isActivationError(e) && e.errorType === ErrorType.InternalError && /disk full/.test(e.message));
@@ -213,7 +213,7 @@ describe('CoinRegistry', () => {
   test('the resolved coin lists only the tokens of this request', async () => {
     const log = await openLog();
     const chain = fakeChain();
-    const registry = new CoinRegistry({ log, activateCoin: chain.activateCoin });
+    const registry = new CoinRegistry({ log, families: { activate: chain.activateCoin } });
     const first = registry.activate(plan('ETH', ['USDT-ERC20', 'DAI-ERC20']));
     chain.last().resolve(coin('ETH', ['USDT-ERC20', 'DAI-ERC20']));
     await first;
@@ -228,7 +228,7 @@ describe('CoinRegistry', () => {
   test('cancel aborts the chain work, records ActivationCancelled, and the coin can be activated again', async () => {
     const log = await openLog();
     const chain = fakeChain();
-    const registry = new CoinRegistry({ log, activateCoin: chain.activateCoin });
+    const registry = new CoinRegistry({ log, families: { activate: chain.activateCoin } });
     assert.equal(await registry.cancel('ETH'), false, 'nothing to cancel');
     const pending = registry.activate(plan('ETH'));
     pending.catch(() => undefined);
@@ -252,7 +252,7 @@ describe('CoinRegistry', () => {
   test('stop() aborts in-flight work, settles the pending activation, and flushes the log', async () => {
     const log = await openLog();
     const chain = fakeChain();
-    const registry = new CoinRegistry({ log, activateCoin: chain.activateCoin });
+    const registry = new CoinRegistry({ log, families: { activate: chain.activateCoin } });
     const eth = registry.activate(plan('ETH'));
     eth.catch(() => undefined);
     const bnb = registry.activate(plan('BNB'));
@@ -273,7 +273,7 @@ describe('CoinRegistry', () => {
   test('disable: unknown coin is NoSuchCoin; passive keeps tokens; force lists them; disableToken records TokenDisabled', async () => {
     const log = await openLog();
     const chain = fakeChain();
-    const registry = new CoinRegistry({ log, activateCoin: chain.activateCoin });
+    const registry = new CoinRegistry({ log, families: { activate: chain.activateCoin } });
     await assert.rejects(registry.disable('ETH', false), (e) => isActivationError(e) && e.errorType === ErrorType.NoSuchCoin && e.message === 'No such coin: ETH');
     const pending = registry.activate(plan('ETH', ['USDT-ERC20', 'DAI-ERC20']));
     await assert.rejects(registry.disable('ETH', true), (e) => isActivationError(e) && e.errorType === ErrorType.NoSuchCoin, 'not while activating');
@@ -301,6 +301,90 @@ describe('CoinRegistry', () => {
       'coin.ETH:CoinDisabled',
     ]);
     assert.deepEqual(events.at(-1)?.data, { ticker: 'ETH', tokens: ['USDT-ERC20'] });
+    await registry.stop();
+  });
+});
+
+describe('CoinRegistry admission: one place, one message per method form', () => {
+  const legacyRequest = (ticker: string, via: ActivationVia = ActivationVia.Enable) => {
+    const planned: string[] = [];
+    return { planned, request: { ticker, via, plan: () => (planned.push(ticker), fakePlan(ticker, [], { via })) } };
+  };
+  const expectLegacySentence = (ticker: string) => (e: unknown) => {
+    expectAlreadyActivated(e, ticker);
+    assert.equal((e as ActivationError).message, `Coin ${ticker} already initialized`);
+    return true;
+  };
+  const expectBareTicker = (ticker: string) => (e: unknown) => {
+    expectAlreadyActivated(e, ticker);
+    assert.equal((e as ActivationError).message, ticker);
+    return true;
+  };
+
+  test('Given a coin reserved by a running task, when others ask, then v2 gets the bare ticker, legacy the sentence, and nothing is planned', async () => {
+    const log = await openLog();
+    const chain = fakeChain();
+    const registry = new CoinRegistry({ log, families: { activate: chain.activateCoin } });
+    const reservation = registry.reserve('ETH', ActivationVia.EnableEthTask);
+
+    assert.throws(() => registry.activate(plan('ETH')), expectBareTicker('ETH'));
+    assert.throws(() => registry.reserve('ETH', ActivationVia.EnableEthTask), expectBareTicker('ETH'));
+    for (const via of [ActivationVia.Enable, ActivationVia.Electrum]) {
+      const legacy = legacyRequest('ETH', via);
+      assert.throws(() => registry.activate(legacy.request), expectLegacySentence('ETH'));
+      assert.deepEqual(legacy.planned, [], 'admission comes before any check of the request');
+    }
+    assert.equal(chain.calls.length, 0);
+
+    // the holder itself is admitted, and once it lets go others are too
+    const held = registry.activate(plan('ETH'), { reservation });
+    chain.last().reject(new ActivationError(ErrorType.Transport, 'down', 'down'));
+    await assert.rejects(held, (e) => isActivationError(e) && e.errorType === ErrorType.Transport);
+    assert.throws(() => registry.activate(plan('ETH')), expectBareTicker('ETH'), 'still held until the task ends');
+    reservation.release();
+    const legacy = legacyRequest('ETH');
+    const after = registry.activate(legacy.request);
+    assert.deepEqual(legacy.planned, ['ETH']);
+    chain.last().resolve(coin('ETH'));
+    await after;
+    await registry.stop();
+  });
+
+  test('Given a passive platform with a token, when asked, then v2 re-activates it while legacy sees the platform and its token as initialized', async () => {
+    const log = await openLog();
+    const chain = fakeChain();
+    const registry = new CoinRegistry({ log, families: { activate: chain.activateCoin } });
+    const first = registry.activate(plan('ETH', ['USDT-ERC20']));
+    chain.last().resolve(coin('ETH', ['USDT-ERC20']));
+    await first;
+    assert.deepEqual(await registry.disable('ETH', false), { passivized: true, tokens: [] });
+
+    assert.throws(() => registry.activate(legacyRequest('ETH').request), expectLegacySentence('ETH'));
+    assert.throws(() => registry.activate(legacyRequest('USDT-ERC20').request), expectLegacySentence('USDT-ERC20'));
+    assert.doesNotThrow(() => registry.assertCanActivate('USDT-ERC20'), 'the token rule is a legacy one');
+    assert.doesNotThrow(() => registry.assertCanActivate('DAI-ERC20', ActivationVia.Enable), 'a token not enabled is free');
+
+    const again = registry.activate(plan('ETH'));
+    assert.equal(registry.view('ETH').state, 'activating');
+    assert.throws(() => registry.activate(legacyRequest('USDT-ERC20').request), expectLegacySentence('USDT-ERC20'), 'kept while re-activating');
+    chain.last().resolve(coin('ETH'));
+    await again;
+    await registry.stop();
+  });
+
+  test('Given an accepted activation, when it succeeds, then it resolves with the summary its CoinActivated event recorded, with the real attempt', async () => {
+    const log = await openLog();
+    const chain = fakeChain();
+    const registry = new CoinRegistry({ log, families: { activate: chain.activateCoin } });
+    const failed = registry.activate(plan('ETH'));
+    chain.last().reject(new ActivationError(ErrorType.Transport, 'down', 'down'));
+    await assert.rejects(failed);
+    const second = registry.activate(plan('ETH', ['USDT-ERC20']));
+    chain.last().resolve(coin('ETH', ['USDT-ERC20']));
+    const { summary } = await second;
+    const recorded = (await stored(log)).find((e) => e.type === 'CoinActivated');
+    assert.equal(summary.attempt, 2);
+    assert.deepEqual(recorded?.data, summary);
     await registry.stop();
   });
 });

@@ -1,14 +1,22 @@
-import { createActor, fromPromise, type Actor } from 'xstate';
+import { createActor, fromPromise, getInitialSnapshot, type Actor } from 'xstate';
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
-import { coinStream, type EventLog } from '../events/log/eventLog.ts';
+import type { EventLog } from '../events/log/eventLog.ts';
 import { coinActivationMachine } from '../machines/coinActivation.machine.ts';
-import type { ActivatedCoin, ActivationPlan } from '../machines/activation.types.ts';
+import { ActivationVia, isLegacyVia, type ActivatedCoin, type ActivationPlan } from '../machines/activation.types.ts';
+import { activationOutcome, type Activation } from './activationOutcome.ts';
+import { CoinEventWriter } from './coinEventWriter.ts';
 
-type CoinActor = Actor<typeof coinActivationMachine>;
+type CoinMachine = typeof coinActivationMachine;
+type CoinActor = Actor<CoinMachine>;
 
 /** Runs the chain work of a plan; must stop when `signal` aborts. */
 export type ActivateCoin = (plan: ActivationPlan, signal: AbortSignal) => Promise<ActivatedCoin>;
+
+/** Routes a plan to its chain family's `activate` (`ChainFamilies` in production). */
+export interface FamilyRouter {
+  readonly activate: ActivateCoin;
+}
 
 /** A coin as the registry sees it: its state and, when enabled, what activation learned. */
 export interface CoinView {
@@ -22,6 +30,8 @@ export interface CoinView {
 /** Held by a task from `init` until it ends, so nothing else activates its coin meanwhile. */
 export interface Reservation {
   readonly ticker: string;
+  /** Who holds it, as the coin's machine knows it. */
+  readonly holder: string;
   release(): void;
 }
 
@@ -33,6 +43,26 @@ export interface ActivateOptions {
 }
 
 /**
+ * A request whose plan is built only once the registry has admitted it, so "already activated"
+ * comes before any check of the request (the reference's order). `plan` runs synchronously; if it
+ * throws, nothing is registered.
+ */
+export interface PlanRequest {
+  readonly ticker: string;
+  readonly via: ActivationVia;
+  plan(): ActivationPlan;
+}
+
+/** The holder an unreserved request asks with: no reservation ever has it. */
+const NO_HOLDER = '';
+
+/** "Already activated" in the request's form: v2 answers the bare ticker, legacy the sentence. */
+function alreadyActivated(ticker: string, via: ActivationVia): ActivationError {
+  const message = isLegacyVia(via) ? `Coin ${ticker} already initialized` : ticker;
+  return new ActivationError(ErrorType.PlatformIsAlreadyActivated, message, ticker);
+}
+
+/**
  * Owns one `coinActivation` actor per platform ticker for this session, and with it the rule
  * "one activation per coin per session": the check and the ACTIVATE command happen in the same
  * synchronous step, so of two concurrent requests exactly one proceeds. Every event an actor emits
@@ -40,75 +70,63 @@ export interface ActivateOptions {
  */
 export class CoinRegistry {
   readonly #actors = new Map<string, CoinActor>();
-  readonly #lastWrite = new Map<string, Promise<unknown>>();
-  readonly #log: EventLog;
-  readonly #activateCoin: ActivateCoin;
-  readonly #reserved = new Map<string, Reservation>();
+  readonly #events: CoinEventWriter;
+  readonly #machine: CoinMachine;
+  #reservations = 0;
   #stopped = false;
 
-  constructor(deps: { log: EventLog; activateCoin: ActivateCoin }) {
-    this.#log = deps.log;
-    this.#activateCoin = deps.activateCoin;
+  /** `families` runs the chain work of every coin actor (handed over by the composition root). */
+  constructor(deps: { log: EventLog; families: FamilyRouter }) {
+    this.#events = new CoinEventWriter(deps.log);
+    const { families } = deps;
+    this.#machine = coinActivationMachine.provide({
+      actors: { activateCoin: fromPromise(({ input, signal }) => families.activate(input, signal)) },
+    });
   }
 
   /**
-   * Throws `PlatformIsAlreadyActivated` unless `ticker` may start an activation now: it is neither
-   * activating, active, nor reserved by a running task (other than the holder of `reservation`).
+   * The one admission point of every activation: throws `PlatformIsAlreadyActivated`, worded for
+   * the request's form, unless `ticker` may start an activation now. The coin's machine decides
+   * (activating, active, passive, held by another task's reservation); the registry adds the one
+   * rule that spans coins: to a legacy request, a token enabled with its platform is initialized.
+   * @param via the request's form; default `enable_eth_with_tokens` (v2).
    */
-  assertCanActivate(ticker: string, reservation?: Reservation): void {
-    const state = this.view(ticker).state;
-    const reservedByOther = this.#reserved.has(ticker) && this.#reserved.get(ticker) !== reservation;
-    if (state === 'activating' || state === 'active' || reservedByOther) {
-      throw new ActivationError(ErrorType.PlatformIsAlreadyActivated, ticker, ticker);
-    }
+  assertCanActivate(ticker: string, via: ActivationVia = ActivationVia.EnableEthWithTokens, reservation?: Reservation): void {
+    const holder = reservation?.holder ?? NO_HOLDER;
+    const accepted = this.#snapshot(ticker).can({ type: 'RESERVE', holder, via });
+    if (!accepted || (isLegacyVia(via) && this.#enabledAsToken(ticker))) throw alreadyActivated(ticker, via);
   }
 
-  /** Reserves `ticker` for a task (synchronously, after the same check as `activate`). */
-  reserve(ticker: string): Reservation {
-    if (this.#stopped) throw new ActivationError(ErrorType.InternalError, 'the service is stopping');
-    this.assertCanActivate(ticker);
-    const reservation: Reservation = {
-      ticker,
-      release: () => {
-        if (this.#reserved.get(ticker) === reservation) this.#reserved.delete(ticker);
-      },
+  /** Reserves `ticker` for a task (synchronously, after the same admission as `activate`). */
+  reserve(ticker: string, via: ActivationVia): Reservation {
+    this.#assertRunning();
+    this.assertCanActivate(ticker, via);
+    const holder = `reservation-${++this.#reservations}`;
+    const actor = this.#actorFor(ticker);
+    actor.send({ type: 'RESERVE', holder, via });
+    const release = () => {
+      if (actor.getSnapshot().status === 'active') actor.send({ type: 'RELEASE', holder });
     };
-    this.#reserved.set(ticker, reservation);
-    return reservation;
+    return { ticker, holder, release };
   }
 
-  /** Starts the activation of `plan` and resolves with the coin once `CoinActivated` is durable. */
-  activate(plan: ActivationPlan, options: ActivateOptions = {}): Promise<ActivatedCoin> {
-    if (this.#stopped) throw new ActivationError(ErrorType.InternalError, 'the service is stopping');
-    this.assertCanActivate(plan.ticker, options.reservation);
+  /**
+   * Admits the request, builds its plan (a `PlanRequest`) and starts the activation; resolves once
+   * `CoinActivated` is durable. Admission and planning errors are thrown synchronously.
+   */
+  activate(request: ActivationPlan | PlanRequest, options: ActivateOptions = {}): Promise<Activation> {
+    this.#assertRunning();
+    this.assertCanActivate(request.ticker, request.via, options.reservation);
+    const plan = 'plan' in request ? request.plan() : request;
     const actor = this.#actorFor(plan.ticker);
-    actor.send({ type: 'ACTIVATE', plan });
-    const attempt = actor.getSnapshot().context.attempt;
-    const settled = new Promise<ActivatedCoin>((resolve, reject) => {
-      // Stopping the actor (service shutdown) aborts the chain work and leaves it in `activating`:
-      // settle then too, or the request would wait forever.
-      const stopped = () => new ActivationError(ErrorType.InternalError, `activation of ${plan.ticker} was abandoned: the service is stopping`);
-      const sub = actor.subscribe({
-        next: (snapshot) => {
-          if (snapshot.status === 'stopped') {
-            sub.unsubscribe();
-            reject(stopped());
-            return;
-          }
-          if (snapshot.context.attempt !== attempt || snapshot.matches('activating')) return;
-          sub.unsubscribe();
-          const { coin, lastError } = snapshot.context;
-          if (snapshot.matches('active') && coin !== null) {
-            options.onChainRead?.();
-            resolve({ ...coin, tokens: coin.tokens.filter((t) => plan.tokens.includes(t.ticker)) });
-          } else {
-            reject(lastError ?? new ActivationError(ErrorType.InternalError, `activation of ${plan.ticker} was cancelled`));
-          }
-        },
-        complete: () => reject(stopped()),
-      });
-    });
-    return this.#afterDurable(plan.ticker, settled);
+    const holder = options.reservation?.holder;
+    actor.send({ type: 'ACTIVATE', plan, ...(holder === undefined ? {} : { holder }) });
+    // Admitted in this same synchronous step: only a plan unlike its request is refused here.
+    if (!actor.getSnapshot().matches('activating')) {
+      throw new ActivationError(ErrorType.InternalError, `the plan of ${plan.ticker} does not match its request`);
+    }
+    const outcome = activationOutcome(actor, actor.getSnapshot().context.attempt, plan, options.onChainRead);
+    return this.#events.afterDurable(plan.ticker, outcome);
   }
 
   /** Aborts an in-flight activation (its chain calls are aborted); false if none was running. */
@@ -116,13 +134,13 @@ export class CoinRegistry {
     const actor = this.#actors.get(ticker);
     if (!actor?.getSnapshot().matches('activating')) return false;
     actor.send({ type: 'CANCEL' });
-    await this.#afterDurable(ticker, Promise.resolve());
+    await this.#events.afterDurable(ticker, Promise.resolve());
     return true;
   }
 
   /**
    * Disables an enabled platform. With active tokens and no `force` it becomes passive instead
-   * (behaviour notes §10). Resolves with whether it was passivated and the tokens disabled with it.
+   * (docs/compatibility.md §10). Resolves with whether it was passivated and the tokens disabled with it.
    */
   async disable(ticker: string, force: boolean): Promise<{ passivized: boolean; tokens: string[] }> {
     const actor = this.#actors.get(ticker);
@@ -132,7 +150,7 @@ export class CoinRegistry {
     }
     const tokens = before.context.coin?.tokens.map((t) => t.ticker) ?? [];
     actor.send({ type: 'DISABLE', force });
-    await this.#afterDurable(ticker, Promise.resolve());
+    await this.#events.afterDurable(ticker, Promise.resolve());
     const passivized = actor.getSnapshot().matches('passive');
     return { passivized, tokens: passivized ? [] : tokens };
   }
@@ -145,7 +163,7 @@ export class CoinRegistry {
       throw new ActivationError(ErrorType.NoSuchCoin, `No such coin: ${token}`, token);
     }
     actor.send(command);
-    await this.#afterDurable(platform, Promise.resolve());
+    await this.#events.afterDurable(platform, Promise.resolve());
   }
 
   /** The state of a platform coin (inactive when never seen this session). */
@@ -164,41 +182,30 @@ export class CoinRegistry {
   async stop(): Promise<void> {
     this.#stopped = true;
     for (const actor of this.#actors.values()) actor.stop();
-    await Promise.allSettled(this.#lastWrite.values());
+    await this.#events.flush();
+  }
+
+  #assertRunning(): void {
+    if (this.#stopped) throw new ActivationError(ErrorType.InternalError, 'the service is stopping');
+  }
+
+  /** The coin's machine state; a coin never seen this session is asked without making an actor. */
+  #snapshot(ticker: string) {
+    return this.#actors.get(ticker)?.getSnapshot() ?? getInitialSnapshot(this.#machine, { ticker });
+  }
+
+  /** Whether `ticker` is a token enabled with some platform (active, passive or re-activating). */
+  #enabledAsToken(ticker: string): boolean {
+    return [...this.#actors.values()].some((a) => a.getSnapshot().context.coin?.tokens.some((t) => t.ticker === ticker));
   }
 
   #actorFor(ticker: string): CoinActor {
     const existing = this.#actors.get(ticker);
     if (existing) return existing;
-    const activateCoin = this.#activateCoin;
-    const machine = coinActivationMachine.provide({
-      actors: { activateCoin: fromPromise(({ input, signal }) => activateCoin(input, signal)) },
-    });
-    const actor = createActor(machine, { input: { ticker } });
-    actor.on('*', (event) => this.#persist(ticker, event as DomainEvent));
+    const actor = createActor(this.#machine, { input: { ticker } });
+    actor.on('*', (event) => this.#events.append(ticker, event as DomainEvent));
     actor.start();
     this.#actors.set(ticker, actor);
     return actor;
-  }
-
-  #persist(ticker: string, event: DomainEvent): void {
-    const write = this.#log.append(coinStream(ticker), [event]);
-    this.#lastWrite.set(ticker, write);
-    write.catch(() => undefined); // observed by #afterDurable; a failed log is fail-stop
-  }
-
-  /** Settles like `outcome`, but only once every event emitted so far for `ticker` is durable. */
-  async #afterDurable<T>(ticker: string, outcome: Promise<T>): Promise<T> {
-    const result = await outcome.then(
-      (value) => ({ ok: true as const, value }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
-    try {
-      await this.#lastWrite.get(ticker);
-    } catch (e) {
-      throw new ActivationError(ErrorType.InternalError, `could not record the outcome: ${(e as Error).message}`);
-    }
-    if (!result.ok) throw result.error;
-    return result.value;
   }
 }

@@ -91,7 +91,7 @@ async function world() {
   const gated = gatedLog(log);
   gated.open();
   const chain = fakeChain();
-  const registry = new CoinRegistry({ log: gated.log, activateCoin: chain.activateCoin });
+  const registry = new CoinRegistry({ log: gated.log, families: { activate: chain.activateCoin } });
   const tasks = new EnableEthTasks({
     log,
     registry,

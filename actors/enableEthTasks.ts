@@ -4,12 +4,13 @@ import type { DomainEvent } from '../spec/events.ts';
 import { taskStream, type EventLog } from '../events/log/eventLog.ts';
 import type { TaskRecord, TaskStatusProjection } from '../events/projections/taskStatus.ts';
 import { enableEthTaskMachine, type PlannedTask } from '../machines/enableEthTask.machine.ts';
-import { KeyPolicy, summarizeActivation, type ActivatedCoin } from '../machines/activation.types.ts';
+import { KeyPolicy } from '../machines/activation.types.ts';
 import type { Clock } from '../kernel/clock.ts';
 import type { HardwareWallet } from './ports/hardwareWallet.ts';
 import type { ActivationService } from './activationService.ts';
 import type { PlatformActivationCommand } from './ports/chainFamily.ts';
 import type { CoinRegistry, Reservation } from './coinRegistry.ts';
+import type { Activation } from './activationOutcome.ts';
 import { xstateClock } from './xstateClock.ts';
 import { deviceSessionActor } from './deviceSession.ts';
 
@@ -64,7 +65,7 @@ export class EnableEthTasks {
    * Resolves once the task's creation is durable, so its id can never be handed out again.
    */
   async init(command: PlatformActivationCommand): Promise<number> {
-    const reservation = this.#deps.registry.reserve(command.ticker);
+    const reservation = this.#deps.registry.reserve(command.ticker, command.via);
     const taskId = this.#nextId++;
     try {
       await this.#persist(taskId, {
@@ -152,16 +153,16 @@ export class EnableEthTasks {
         deviceSession: deviceSessionActor(this.#deps.hardware),
         activateCoin: fromCallback(({ input, sendBack }) => {
           let settled = false;
-          let activation: Promise<ActivatedCoin>;
+          let activation: Promise<Activation>;
           try {
             activation = registry.activate(input.plan, { reservation, onChainRead: () => sendBack({ type: 'CHAIN_READ' }) });
           } catch (error) {
             activation = Promise.reject(error); // e.g. the service is stopping: the task still ends
           }
           activation.then(
-            (coin) => {
+            ({ summary }) => {
               settled = true;
-              sendBack({ type: 'ACTIVATED', summary: summarizeActivation(coin, registry.view(coin.ticker).attempt) });
+              sendBack({ type: 'ACTIVATED', summary });
             },
             (error: unknown) => {
               settled = true;

@@ -7,6 +7,7 @@ import { ActivationError, ErrorType, errorSentence, invalidRequest } from '../sp
 import { parseCoinProtocol } from '../spec/coins.ts';
 import { urlLabel } from '../kernel/urlLabel.ts';
 import type { PlanContext, PlatformActivationCommand } from './ports/chainFamily.ts';
+import type { ActivationPlan, ChainFamilyId } from '../machines/activation.types.ts';
 
 /** A token ready to read: its contract in the family's canonical form. */
 export interface PlannedToken {
@@ -78,3 +79,12 @@ export function planHttpNodes(command: PlatformActivationCommand, why = 'expecte
   });
 }
 
+
+/** The plan of a platform-with-tokens activation whose family-specific `params` hold the tokens. */
+export function platformPlan<P extends { readonly tokens: readonly PlannedToken[] }>(
+  command: PlatformActivationCommand,
+  family: ChainFamilyId,
+  params: P,
+): ActivationPlan {
+  return { ticker: command.ticker, family, via: command.via, tokens: params.tokens.map((t) => t.ticker), getBalances: command.getBalances, params };
+}

@@ -1,8 +1,7 @@
 /**
  * The shape every account-model family (EVM, TRON) reads from its chain, and how a plan plus that
- * read become an `ActivationPlan` and an `ActivatedCoin`: one place, so families only do chain work.
+ * read become an `ActivatedCoin`: one place, so families only do chain work.
  */
-import type { PlatformActivationCommand } from './ports/chainFamily.ts';
 import type { PlannedToken } from './platformPlan.ts';
 import type { ActivatedCoin, ActivationPlan, Balance, ChainFamilyId, DerivationMethod } from '../machines/activation.types.ts';
 
@@ -11,15 +10,6 @@ export interface PlatformRead {
   readonly currentBlock: number;
   readonly native: bigint | undefined;
   readonly tokens: readonly { readonly ticker: string; readonly decimals: number; readonly balance: bigint | undefined }[];
-}
-
-/** The plan of a platform-with-tokens activation whose family-specific `params` hold the tokens. */
-export function platformPlan<P extends { readonly tokens: readonly PlannedToken[] }>(
-  command: PlatformActivationCommand,
-  family: ChainFamilyId,
-  params: P,
-): ActivationPlan {
-  return { ticker: command.ticker, family, via: command.via, tokens: params.tokens.map((t) => t.ticker), getBalances: command.getBalances, params };
 }
 
 /** What an activation knows besides the chain read. */

@@ -1,5 +1,5 @@
 import { formatAmount } from '../spec/amount.ts';
-import type { ActivatedTokenInfo, ActivationSummary, BalanceInfo, EventOf } from '../spec/events.ts';
+import type { ActivatedTokenInfo, ActivationSummary, BalanceInfo } from '../spec/events.ts';
 export type { ActivationSummary } from '../spec/events.ts';
 import type { DerivationMethod } from '../spec/derivationMethod.ts';
 
@@ -15,6 +15,15 @@ export const ActivationVia = {
   Electrum: 'electrum',
 } as const;
 export type ActivationVia = (typeof ActivationVia)[keyof typeof ActivationVia];
+
+/**
+ * Whether a request came through a legacy method (`enable`, `electrum`). The form decides the
+ * "already activated" message, and only the v2 platform-with-tokens forms re-activate a passive
+ * platform (docs/compatibility.md §10): to a legacy request a passive coin is still initialized.
+ */
+export function isLegacyVia(via: ActivationVia): boolean {
+  return via === ActivationVia.Enable || via === ActivationVia.Electrum;
+}
 
 export { DerivationMethod } from '../spec/derivationMethod.ts';
 
@@ -133,8 +142,10 @@ function tokenInfo(token: ActivatedToken): ActivatedTokenInfo {
     : { ticker, contractAddress, decimals, balance: balanceInfo(balance, decimals) };
 }
 
-
-/** Summarizes a coin: decimal-string amounts, no connection details. */
+/**
+ * Summarizes a coin: decimal-string amounts, no connection details. Called once per activation, by
+ * the coin's machine: the summary is the `CoinActivated` event's data and the v2 result.
+ */
 export function summarizeActivation(coin: ActivatedCoin, attempt: number): ActivationSummary {
   const data: ActivationSummary = {
     ticker: coin.ticker,
@@ -176,9 +187,4 @@ function summarizeHd(coin: ActivatedCoin, hd: HdAccountListing): NonNullable<Act
       balances: Object.fromEntries(Object.entries(a.balances).map(([ticker, b]) => [ticker, balanceInfo(b, decimalsOf.get(ticker) ?? 0)])),
     })),
   };
-}
-
-/** The `CoinActivated` event of a coin. */
-export function coinActivatedEvent(coin: ActivatedCoin, attempt: number): EventOf<'CoinActivated'> {
-  return { type: 'CoinActivated', data: summarizeActivation(coin, attempt) };
 }

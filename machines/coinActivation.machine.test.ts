@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fakeCoin, fakePlan, fakeToken } from '../devnet/testing/fixtures.ts';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { coinActivationMachine } from './coinActivation.machine.ts';
-import type { ActivatedCoin, ActivatedToken, ActivationPlan } from './activation.types.ts';
+import { ActivationVia, type ActivatedCoin, type ActivatedToken, type ActivationPlan } from './activation.types.ts';
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
 
@@ -386,6 +386,104 @@ describe('coinActivation machine', () => {
       const failed = await waitFor(h.actor, (s) => !s.matches('activating'));
       assert.equal(failed.value, 'passive');
       assert.deepEqual(tickers(failed.context.coin), ['LINK-ERC20']);
+    });
+  });
+});
+
+describe('coinActivation machine: who may start an activation (spec 3.1, reservations, method forms)', () => {
+  const reserve = (holder: string, via: ActivationVia = ActivationVia.EnableEthTask) => ({ type: 'RESERVE', holder, via }) as const;
+  const activate = (holder?: string, via: ActivationVia = ActivationVia.EnableEthTask) =>
+    ({ type: 'ACTIVATE', plan: plan([], { via }), ...(holder === undefined ? {} : { holder }) }) as const;
+
+  describe('Given an inactive coin', () => {
+    test('when a task RESERVEs it, then it stays inactive without an event, and only that task may ACTIVATE or RESERVE it', () => {
+      const h = harness();
+      h.actor.send(reserve('task-1'));
+      assert.equal(h.state(), 'inactive');
+      assert.equal(h.actor.getSnapshot().context.reservedBy, 'task-1');
+      assert.deepEqual(h.events, [], 'a reservation is not a transition of spec 3.1');
+      const can = (event: Parameters<typeof h.actor.send>[0]) => h.actor.getSnapshot().can(event);
+      assert.equal(can(activate()), false, 'a request without the reservation');
+      assert.equal(can(activate('task-2')), false, 'another task');
+      assert.equal(can(reserve('task-2')), false);
+      assert.equal(can(activate(undefined, ActivationVia.Enable)), false, 'a legacy request');
+      assert.equal(can(activate('task-1')), true, 'the holder');
+      h.actor.send(activate());
+      assert.equal(h.state(), 'inactive');
+      assert.equal(h.calls.length, 0, 'a refused ACTIVATE starts no chain work');
+    });
+
+    test('when the holder ACTIVATEs and the attempt fails, then the reservation holds until its holder RELEASEs it', async () => {
+      const h = harness();
+      h.actor.send(reserve('task-1'));
+      h.actor.send(activate('task-1'));
+      assert.equal(h.state(), 'activating');
+      h.lastCall().reject(new ActivationError(ErrorType.Transport, 'down', 'down'));
+      await waitFor(h.actor, (s) => s.matches('inactive'));
+      assert.equal(h.actor.getSnapshot().can(activate()), false, 'still held by the task');
+      h.actor.send({ type: 'RELEASE', holder: 'task-2' });
+      assert.equal(h.actor.getSnapshot().context.reservedBy, 'task-1', 'only the holder releases');
+      h.actor.send({ type: 'RELEASE', holder: 'task-1' });
+      assert.equal(h.actor.getSnapshot().context.reservedBy, null);
+      assert.equal(h.actor.getSnapshot().can(activate()), true);
+      assert.deepEqual(types(h.events), ['ActivationRequested', 'ActivationFailed'], 'RESERVE and RELEASE emit nothing');
+    });
+  });
+
+  describe('Given a coin being activated, then active', () => {
+    test('when asked about RESERVE, then it refuses it exactly as it refuses ACTIVATE (the "already activated" row)', async () => {
+      const h = harness();
+      h.actor.send(activate());
+      for (const state of ['activating', 'active']) {
+        assert.equal(h.state(), state);
+        assert.equal(h.actor.getSnapshot().can(reserve('task-1')), false, state);
+        assert.equal(h.actor.getSnapshot().can(activate()), false, state);
+        if (state === 'activating') {
+          h.lastCall().resolve(coin([]));
+          await waitFor(h.actor, (s) => s.matches('active'));
+        }
+      }
+      h.actor.send(reserve('task-1'));
+      assert.equal(h.actor.getSnapshot().context.reservedBy, null);
+    });
+  });
+
+  describe('Given a passive platform', () => {
+    test('when a legacy request asks, then it is refused; the v2 forms re-activate it, a reserving task only for itself', async () => {
+      const h = await activated(['USDT-ERC20']);
+      h.actor.send({ type: 'DISABLE', force: false });
+      assert.equal(h.state(), 'passive');
+      const can = (event: Parameters<typeof h.actor.send>[0]) => h.actor.getSnapshot().can(event);
+      for (const via of [ActivationVia.Enable, ActivationVia.Electrum]) {
+        assert.equal(can(activate(undefined, via)), false, via);
+        assert.equal(can(reserve('legacy', via)), false, via);
+      }
+      assert.equal(can(activate(undefined, ActivationVia.EnableEthWithTokens)), true);
+      h.actor.send(activate(undefined, ActivationVia.Enable));
+      assert.equal(h.state(), 'passive', 'the refused legacy ACTIVATE changed nothing');
+
+      h.actor.send(reserve('task-1'));
+      assert.equal(can(activate(undefined, ActivationVia.EnableEthWithTokens)), false, 'held by the task');
+      h.actor.send(activate('task-1'));
+      assert.equal(h.state(), 'activating');
+    });
+  });
+
+  describe('Given an activation that succeeds', () => {
+    test('when CoinActivated is emitted, then its data is the summary kept in context, with the real attempt; disabling clears it', async () => {
+      const h = harness();
+      h.actor.send(activate());
+      h.lastCall().reject(new Error('down'));
+      await waitFor(h.actor, (s) => s.matches('inactive'));
+      h.actor.send(activate());
+      h.lastCall().resolve(coin([token('USDT-ERC20', 6, 5n)]));
+      const snapshot = await waitFor(h.actor, (s) => s.matches('active'));
+      const activatedEvent = h.events.at(-1) as Extract<DomainEvent, { type: 'CoinActivated' }>;
+      assert.equal(activatedEvent.type, 'CoinActivated');
+      assert.equal(snapshot.context.summary, activatedEvent.data, 'one summary: the same object');
+      assert.equal(activatedEvent.data.attempt, 2);
+      h.actor.send({ type: 'DISABLE', force: true });
+      assert.equal(h.actor.getSnapshot().context.summary, null);
     });
   });
 });

@@ -1,13 +1,19 @@
-import { assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { and, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { DomainEvent } from '../spec/events.ts';
 import { toActivationError, type ActivationError } from '../spec/errors.ts';
-import { coinActivatedEvent, type ActivatedCoin, type ActivationPlan } from './activation.types.ts';
+import { isLegacyVia, summarizeActivation, type ActivatedCoin, type ActivationPlan } from './activation.types.ts';
+import type { ActivationSummary, ActivationVia } from './activation.types.ts';
 
 /**
  * One coin's activation lifecycle (spec 3.1): `inactive` → `activating` → `active`, with `passive`
- * for a platform disabled while its tokens stay enabled (behaviour notes §10). Chain work happens in
+ * for a platform disabled while its tokens stay enabled (docs/compatibility.md §10). Chain work happens in
  * the invoked `activateCoin` actor, provided by `actors/`; leaving `activating` (cancel, stop)
  * aborts its `AbortSignal`. Every transition emits one past-tense domain event.
+ *
+ * The machine is the one place that says whether the coin may start an activation: `ACTIVATE` is
+ * accepted only where the table allows it, and a coin held by a running task (`RESERVE`, kept in
+ * context, not a state of its own: spec 3.1 has none) accepts it only from that task. The registry
+ * asks with `snapshot.can(...)`; a refusal is spec 3.1's "already activated" row.
  */
 
 export interface CoinActivationInput {
@@ -21,11 +27,19 @@ export interface CoinActivationContext {
   readonly plan: ActivationPlan | null;
   readonly coin: ActivatedCoin | null;
   readonly lastError: ActivationError | null;
+  /** Summary of the latest successful activation: the data of its `CoinActivated` event. */
+  readonly summary: ActivationSummary | null;
+  /** Holder of the reservation (a running task), or null. Only that holder may ACTIVATE. */
+  readonly reservedBy: string | null;
 }
 
 /** Commands the machine accepts. */
 export type CoinActivationEvent =
-  | { readonly type: 'ACTIVATE'; readonly plan: ActivationPlan }
+  /** `holder`: the reservation the request holds, if any. */
+  | { readonly type: 'ACTIVATE'; readonly plan: ActivationPlan; readonly holder?: string }
+  /** Holds the coin for a task until RELEASE; accepted exactly where ACTIVATE from `via` would be. */
+  | { readonly type: 'RESERVE'; readonly holder: string; readonly via: ActivationVia }
+  | { readonly type: 'RELEASE'; readonly holder: string }
   | { readonly type: 'CANCEL' }
   | { readonly type: 'DISABLE'; readonly force: boolean }
   | { readonly type: 'DISABLE_TOKEN'; readonly ticker: string };
@@ -34,6 +48,10 @@ export type CoinActivationEvent =
 export type CoinActivationOutput = ActivatedCoin | null;
 
 const activeTokens = (coin: ActivatedCoin | null): string[] => coin?.tokens.map((t) => t.ticker) ?? [];
+
+/** The form of a request to start an activation (ACTIVATE, or RESERVE ahead of it). */
+const viaOf = (event: CoinActivationEvent): ActivationVia | undefined =>
+  event.type === 'ACTIVATE' ? event.plan.via : event.type === 'RESERVE' ? event.via : undefined;
 
 export const coinActivationMachine = setup({
   types: {
@@ -49,6 +67,15 @@ export const coinActivationMachine = setup({
     }),
   },
   guards: {
+    /** Not reserved, or reserved by this request's holder. */
+    isFreeForRequest: ({ context, event }) =>
+      (event.type === 'ACTIVATE' || event.type === 'RESERVE') && (context.reservedBy === null || context.reservedBy === event.holder),
+    /** Only the v2 platform-with-tokens forms re-activate a passive platform (docs/compatibility.md §10). */
+    reactivatesPlatform: ({ event }) => {
+      const via = viaOf(event);
+      return via !== undefined && !isLegacyVia(via);
+    },
+    holdsReservation: ({ context, event }) => event.type === 'RELEASE' && context.reservedBy === event.holder,
     keepsTokensAlive: ({ context, event }) =>
       event.type === 'DISABLE' && !event.force && activeTokens(context.coin).length > 0,
     wasPassive: ({ context }) => context.coin !== null,
@@ -62,7 +89,10 @@ export const coinActivationMachine = setup({
       plan: ({ event }) => (event.type === 'ACTIVATE' ? event.plan : null),
       attempt: ({ context }) => context.attempt + 1,
       lastError: null,
+      summary: null,
     }),
+    reserve: assign({ reservedBy: ({ event }) => (event.type === 'RESERVE' ? event.holder : null) }),
+    release: assign({ reservedBy: null }),
     emitRequested: emit(({ context }) => ({
       type: 'ActivationRequested' as const,
       data: {
@@ -78,7 +108,7 @@ export const coinActivationMachine = setup({
       type: 'CoinDisabled' as const,
       data: { ticker: context.ticker, tokens: activeTokens(context.coin) },
     })),
-    clearCoin: assign({ coin: null, plan: null }),
+    clearCoin: assign({ coin: null, plan: null, summary: null }),
     recordFailure: enqueueActions(({ context, event, enqueue }) => {
       const error = toActivationError((event as { error?: unknown }).error);
       enqueue.assign({ lastError: error });
@@ -104,29 +134,33 @@ export const coinActivationMachine = setup({
   },
 }).createMachine({
   id: 'coinActivation',
-  context: ({ input }) => ({ ticker: input.ticker, attempt: 0, plan: null, coin: null, lastError: null }),
+  context: ({ input }) => ({ ticker: input.ticker, attempt: 0, plan: null, coin: null, lastError: null, summary: null, reservedBy: null }),
   initial: 'inactive',
+  // A reservation ends when its holder lets go, whatever the coin's state.
+  on: { RELEASE: { guard: 'holdsReservation', actions: 'release' } },
   states: {
     inactive: {
-      on: { ACTIVATE: { target: 'activating', actions: ['acceptPlan', 'emitRequested'] } },
+      on: {
+        ACTIVATE: { guard: 'isFreeForRequest', target: 'activating', actions: ['acceptPlan', 'emitRequested'] },
+        RESERVE: { guard: 'isFreeForRequest', actions: 'reserve' },
+      },
     },
     activating: {
+      // No ACTIVATE, no RESERVE while activating either: the request is "already activated".
       invoke: {
         src: 'activateCoin',
         input: ({ context }) => context.plan!,
         onDone: {
           target: 'active',
-          actions: [
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            // Summarized once, here: the event records it and the registry hands it to the caller.
+            const summary = summarizeActivation(event.output, context.attempt);
             // Tokens kept alive through a passive period stay enabled next to the new ones.
-            assign({
-              coin: ({ context, event }) => {
-                const fresh = new Set(event.output.tokens.map((t) => t.ticker));
-                const kept = context.coin?.tokens.filter((t) => !fresh.has(t.ticker)) ?? [];
-                return { ...event.output, tokens: [...event.output.tokens, ...kept] };
-              },
-            }),
-            emit(({ context, event }) => coinActivatedEvent(event.output, context.attempt)),
-          ],
+            const fresh = new Set(event.output.tokens.map((t) => t.ticker));
+            const kept = context.coin?.tokens.filter((t) => !fresh.has(t.ticker)) ?? [];
+            enqueue.assign({ coin: { ...event.output, tokens: [...event.output.tokens, ...kept] }, summary });
+            enqueue.emit({ type: 'CoinActivated', data: summary });
+          }),
         },
         onError: [
           // A failed re-activation of a passive platform leaves it passive: its tokens stay enabled.
@@ -145,6 +179,7 @@ export const coinActivationMachine = setup({
       },
     },
     active: {
+      // No ACTIVATE, no RESERVE: spec 3.1's "already activated" row (the registry answers it).
       on: {
         DISABLE: [
           {
@@ -162,7 +197,8 @@ export const coinActivationMachine = setup({
     },
     passive: {
       on: {
-        ACTIVATE: { target: 'activating', actions: ['acceptPlan', 'emitRequested'] },
+        ACTIVATE: { guard: and(['isFreeForRequest', 'reactivatesPlatform']), target: 'activating', actions: ['acceptPlan', 'emitRequested'] },
+        RESERVE: { guard: and(['isFreeForRequest', 'reactivatesPlatform']), actions: 'reserve' },
         DISABLE: { guard: ({ event }) => event.force, target: 'inactive', actions: ['emitDisabled', 'clearCoin'] },
         DISABLE_TOKEN: [
           // A passive platform exists only for its tokens: with the last one gone, it goes too.

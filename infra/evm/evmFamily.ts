@@ -1,12 +1,5 @@
-import { ActivationError, ErrorType } from '../../spec/errors.ts';
-import {
-  CommandKind,
-  type ActivationCommand,
-  type ChainFamily,
-  type PlanContext,
-  type PlatformActivationCommand,
-} from '../../actors/ports/chainFamily.ts';
-import { activatedPlatform, balanceFromRead, platformPlan, tokensForBalance } from '../../actors/platformRead.ts';
+import { CommandKind, type ActivationCommand, type ChainFamily, type PlanContext } from '../../actors/ports/chainFamily.ts';
+import { activatedPlatform, balanceFromRead, tokensForBalance } from '../../actors/platformRead.ts';
 import { ActivationVia, ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { KeyProvider } from '../keys/index.ts';
@@ -15,7 +8,7 @@ import { readAccount, readAddresses } from './accountReader.ts';
 import { activateHdAccount } from '../../actors/hdActivation.ts';
 import { isHdKeyProvider } from '../../actors/ports/keyProvider.ts';
 import { evmNodeRunner, type EvmConnection } from './evmNodes.ts';
-import { planEvmActivation, type EvmPlanParams } from './evmPlan.ts';
+import { planEvmPlatform, type EvmPlanParams } from './evmPlan.ts';
 import { activateLegacyEvm, planLegacyEvm } from './legacyEvmEnable.ts';
 
 export interface EvmFamilyOptions {
@@ -30,6 +23,12 @@ export interface EvmFamilyOptions {
 /**
  * EVM platforms (ETH, MATIC, BNB, … any `ETH` protocol entry) with their ERC20 tokens, and, through
  * legacy `enable`, an EVM coin or an ERC20 token on its own (spec 4.7).
+ *
+ * Where a platform request goes in here: `plan` → `evmPlan.ts` (EVM checks, then the shared token
+ * and node checks of `actors/platformPlan.ts`, once); `activate` → one batched read with failover
+ * (`evmNodes.ts`, `accountReader.ts`) → `actors/platformRead.ts` builds the coin (an HD key instead
+ * goes to `actors/hdActivation.ts`, which scans through this family's `read`). Legacy `enable`
+ * plans in `legacyEnablePlan.ts` and activates in `legacyEvmEnable.ts`, which builds its coin itself.
  */
 export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
   const timeoutMs = options.nodeTimeoutMs ?? 10_000;
@@ -42,21 +41,6 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
   async function softwareKey(params: EvmPlanParams): Promise<{ uncompressedHex: string; address: string; derivationPath?: string }> {
     const publicKey = await options.keys.publicKey(params.platform);
     return { uncompressedHex: publicKey.uncompressedHex, address: evmAddress(publicKey) };
-  }
-
-  /** `enable_eth_with_tokens` / `task::enable_eth`: the platform's chain id, then the EVM checks. */
-  function planPlatform(command: PlatformActivationCommand, context: PlanContext): ActivationPlan {
-    const protocol = context.platformProtocol;
-    const chainId = protocol.type === 'ETH' ? (protocol.chainId ?? context.platform.chain_id) : undefined;
-    if (chainId === undefined) {
-      const error = 'chain_id is not set in the coins file';
-      throw new ActivationError(
-        ErrorType.CoinProtocolParseError,
-        `Platform coin ${command.ticker} protocol parsing failed: ${error}`,
-        { ticker: command.ticker, error },
-      );
-    }
-    return platformPlan(command, ChainFamilyId.Evm, planEvmActivation(command, context, chainId));
   }
 
   async function activatePlatform(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
@@ -106,7 +90,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     plan(command: ActivationCommand, context: PlanContext): ActivationPlan {
       switch (command.kind) {
         case CommandKind.Platform:
-          return planPlatform(command, context);
+          return planEvmPlatform(command, context);
         case CommandKind.Enable:
           return planLegacyEvm(command, context);
         default:

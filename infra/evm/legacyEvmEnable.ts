@@ -5,7 +5,6 @@
  */
 import { ActivationError, ErrorType, errorSentence } from '../../spec/errors.ts';
 import type { EnableActivationCommand, PlanContext } from '../../actors/ports/chainFamily.ts';
-import { activatedPlatform } from '../../actors/platformRead.ts';
 import { ChainFamilyId, type ActivatedCoin, type ActivationPlan } from '../../machines/activation.types.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { AllNodesFailedError } from '../failover/nodeFailover.ts';
@@ -53,21 +52,23 @@ export async function activateLegacyEvm(plan: ActivationPlan, signal: AbortSigna
     ...(token === undefined ? {} : { token }),
     ...(gasPriceWei === undefined ? {} : { gasPriceWei }),
   };
-  const coin = activatedPlatform(
-    {
-      plan,
-      family: ChainFamilyId.Evm,
-      address,
-      pubkey: publicKey.uncompressedHex,
-      derivationMethod: deps.keys.derivationMethod,
-      decimals: tokenRead?.decimals ?? params.decimals,
-      tokens: [],
-      connection,
-    },
-    { currentBlock: read.currentBlock, native: tokenRead === undefined ? read.native : tokenRead.balance, tokens: [] },
-  );
-  // EVM coins are never notarized (docs/compatibility.md §9); this service runs no swaps, so nothing is locked.
-  return { ...coin, confirmations: { required: params.requiredConfirmations, requiresNotarization: false }, lockedBySwaps: 0n };
+  // Built here, not by actors/platformRead.ts: a coin on its own has no token list to map.
+  const native = tokenRead === undefined ? read.native : tokenRead.balance;
+  return {
+    ticker: plan.ticker,
+    family: ChainFamilyId.Evm,
+    address,
+    pubkey: publicKey.uncompressedHex,
+    derivationMethod: deps.keys.derivationMethod,
+    currentBlock: read.currentBlock,
+    decimals: tokenRead?.decimals ?? params.decimals,
+    ...(native === undefined ? {} : { balance: { spendable: native, unspendable: 0n } }),
+    tokens: [],
+    connection,
+    // EVM coins are never notarized (docs/compatibility.md §9); this service runs no swaps, so nothing is locked.
+    confirmations: { required: params.requiredConfirmations, requiresNotarization: false },
+    lockedBySwaps: 0n,
+  };
 }
 
 /** Every node failed: the legacy wording of spec 7.2, naming node origins only. */

@@ -1,5 +1,6 @@
 import { CommandKind, expectKind, type ActivationCommand, type ChainFamily, type PlanContext } from '../../actors/ports/chainFamily.ts';
-import { activatedPlatform, balanceFromRead, platformPlan, tokensForBalance } from '../../actors/platformRead.ts';
+import { activatedPlatform, balanceFromRead, tokensForBalance } from '../../actors/platformRead.ts';
+import { platformPlan } from '../../actors/platformPlan.ts';
 import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { readFromNodes, type NodeList } from '../failover/nodeList.ts';

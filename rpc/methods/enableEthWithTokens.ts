@@ -9,7 +9,7 @@ import { CommandKind, type PlatformActivationCommand } from '../../actors/ports/
 import type { AddressPathRequest, HdRequest } from '../../actors/hdPlan.ts';
 import type { Static } from '@sinclair/typebox';
 import type { ActivationService } from '../../actors/activationService.ts';
-import { ActivationVia, KeyPolicy, summarizeActivation } from '../../machines/activation.types.ts';
+import { ActivationVia, KeyPolicy } from '../../machines/activation.types.ts';
 import { renderActivationResult } from '../../spec/render/activationResult.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
 
@@ -69,8 +69,9 @@ export function enableEthWithTokensMethod(service: ActivationService) {
         const message = 'Hardware policy must be activated within task manager (task::enable_eth::init)';
         throw errorSentence(ErrorType.PrivKeyNotAllowed, message);
       }
-      const coin = await service.enablePlatformWithTokens(command);
-      return renderActivationResult(summarizeActivation(coin, 0), params.get_balances);
+      // The summary the coin's machine recorded in CoinActivated (summarized once, there).
+      const { summary } = await service.enablePlatformWithTokens(command);
+      return renderActivationResult(summary, params.get_balances);
     },
   });
 }

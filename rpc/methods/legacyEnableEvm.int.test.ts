@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { refusedUrl, startGasStation, startLatencyProxy, GasStationMode, type EvmDevnet } from '../../devnet/index.ts';
 import type { EvmConnection } from '../../infra/evm/evmNodes.ts';
 import { legacyActivationResponse } from '../../spec/legacyElectrum.ts';
-import { SWAP_CONTRACT, TEST_ADDRESS, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
+import { SWAP_CONTRACT, TEST_ADDRESS, enableEthParams, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
+import { FakeHardwareWallet } from '../../devnet/hardware/fakeHardwareWallet.ts';
+import { cancelTask, startTask, untilStatus } from '../../devnet/testing/tasks.ts';
 
 const NATIVE_WEI = 1_234_500_000_000_000_001n;
 const GWEI = 10n ** 9n;
@@ -92,6 +94,20 @@ describe('legacy enable: ETH and ERC20 against the devnet', () => {
       // a second enable of an active coin
       assert.equal(assertLegacyError(await s.legacy('enable', enableBody('ETH'))), 'Coin ETH already initialized');
       assert.deepEqual(await enabled(s), [{ ticker: 'ETH', address: TEST_ADDRESS }]);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('a coin held by a running task (waiting for its device): the legacy sentence, and enable works once the task is cancelled', async () => {
+    const s = await startStack({ devnet, hardware: async () => new FakeHardwareWallet() });
+    try {
+      const id = await startTask(s, enableEthParams(s, [], { priv_key_policy: 'Hardware' }));
+      await untilStatus(s, id, 'InProgress', 'WaitingForHardwareToConnect');
+      assert.equal(s.service.registry.view('ETH').state, 'inactive', 'held, not activating');
+      assert.equal(assertLegacyError(await s.legacy('enable', enableBody('ETH'))), 'Coin ETH already initialized');
+      assert.equal((await cancelTask(s, id)).body.result, 'success');
+      assertSuccess(await s.legacy('enable', enableBody('ETH')), successBody('ETH', '1.234500000000000001'));
     } finally {
       await s.stop();
     }

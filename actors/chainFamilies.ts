@@ -1,0 +1,43 @@
+import { ActivationError, ErrorType } from '../spec/errors.ts';
+import type { ActivatedCoin, ActivationPlan, Balance } from '../machines/activation.types.ts';
+import type { ChainFamily, CommandKind } from './ports/chainFamily.ts';
+
+/**
+ * The family router: picks a `ChainFamily` by what it serves (planning) or by id (chain work,
+ * balances, release). The composition root builds it once and hands it to the registry, whose coin
+ * actors run `activate` through it, and to the activation service.
+ */
+export class ChainFamilies {
+  readonly #families: readonly ChainFamily[];
+
+  constructor(families: readonly ChainFamily[]) {
+    this.#families = families;
+  }
+
+  /** The family that serves coins-file protocol `type` for requests of `kind`, if any. */
+  serving(kind: CommandKind, type: string): ChainFamily | undefined {
+    return this.#families.find((f) => f.serves[kind]?.includes(type));
+  }
+
+  /** The family of a plan or an active coin; a missing one is a wiring bug (`InternalError`). */
+  byId(id: string): ChainFamily {
+    const family = this.#families.find((f) => f.id === id);
+    if (!family) throw new ActivationError(ErrorType.InternalError, `no chain family ${id}`);
+    return family;
+  }
+
+  /** The chain work of a plan; must stop when `signal` aborts. */
+  activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
+    return this.byId(plan.family).activate(plan, signal);
+  }
+
+  /** Live balance of an active coin or one of its tokens. */
+  balance(coin: ActivatedCoin, ticker: string, signal: AbortSignal): Promise<Balance> {
+    return this.byId(coin.family).balance(coin, ticker, signal);
+  }
+
+  /** Lets the coin's family release what the coin holds open (connections). */
+  release(coin: ActivatedCoin): void {
+    this.byId(coin.family).release?.(coin);
+  }
+}
