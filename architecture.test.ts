@@ -81,6 +81,20 @@ test('the dev wing, benches and scripts are seen only by the composition root, m
   assert.deepEqual(rootWrong, []);
 });
 
+test('nothing in a product folder exists only for tests or dev mode', () => {
+  // Reached from what production runs: the service (main.ts, dev mode aside) and the operator CLIs.
+  const graph = new Map(sources.map((s) => [s.path, s.local]));
+  const reached = new Set<string>();
+  const visit = (path: string): void => {
+    if (reached.has(path) || floorOf(path) === 'devnet') return;
+    reached.add(path);
+    for (const to of graph.get(path) ?? []) visit(to);
+  };
+  ['main.ts', 'scripts/projector.ts', 'scripts/replay.ts'].forEach(visit);
+  const idle = sources.filter(({ path }) => PRODUCT.includes(floorOf(path) as never) && !reached.has(path)).map(({ path }) => path);
+  assert.deepEqual(idle, []);
+});
+
 test('no import circles', () => {
   const graph = new Map(sources.map((s) => [s.path, s.local]));
   const circles: string[] = [];

@@ -7,7 +7,7 @@ import type { EventLog } from '../../events/log/eventLog.ts';
 import { DEFAULT_BACKOFF, backoffDelay, pause, type BackoffPolicy } from '../../events/outbox/backoff.ts';
 import { encodeEventBody } from '../../events/jetstream/eventMessage.ts';
 import { HeadCache } from '../../events/outbox/publishDecision.ts';
-import { readEvents } from '../../events/replay/readEvents.ts';
+import { readEvents } from './readEvents.ts';
 import { InterleavedWriteError, isWrongLastSequence, nodeEventsFilter, publishEvent, readSubjectHead } from '../../events/jetstream/streamOps.ts';
 import { EVENTS_STREAM, eventSubject } from '../../events/jetstream/subjects.ts';
 

@@ -11,7 +11,7 @@ import { EmbeddedEventLog } from '../log/embeddedEventLog.ts';
 import { coinStream } from '../log/eventLog.ts';
 import { ensureEventsStream } from '../jetstream/ensureStream.ts';
 import { startOutboxPublisher, type OutboxPublisher, type OutboxPublisherOptions } from './outboxPublisher.ts';
-import { readEvents } from '../replay/readEvents.ts';
+import { readEvents } from '../../devnet/testkits/readEvents.ts';
 import { nodeEventsFilter } from '../jetstream/streamOps.ts';
 import { EVENTS_STREAM } from '../jetstream/subjects.ts';
 

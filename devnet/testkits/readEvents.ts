@@ -1,7 +1,7 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { StoredEvent } from '../../spec/events.ts';
-import { decodeEventMessage } from '../jetstream/eventMessage.ts';
-import { EVENTS_STREAM } from '../jetstream/subjects.ts';
+import { decodeEventMessage } from '../../events/jetstream/eventMessage.ts';
+import { EVENTS_STREAM } from '../../events/jetstream/subjects.ts';
 
 /**
  * Every event on subjects matching `filter` from stream sequence `fromSeq` on, in stream order, as
