@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { devnetCoins, startTestDevnet, SWAP_CONTRACT, TEST_PASSPHRASE, TEST_PASSWORD } from './devnet/testing/stack.ts';
 import { freePort } from './devnet/testing/ports.ts';
-import type { EvmDevnet } from './devnet/index.ts';
+import { startTronNode, type EvmDevnet, type TronNode } from './devnet/index.ts';
 
 const root = import.meta.dirname;
 /** Never copied: installs, local state and results. */
@@ -22,6 +22,7 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 let dir: string;
 let devnet: EvmDevnet;
+let tron: TronNode;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'prod-install-'));
@@ -33,9 +34,11 @@ before(async () => {
     },
   );
   devnet = await startTestDevnet({ tokens: [{ symbol: 'PRD', decimals: 6, amount: 1_500_000n }] });
+  tron = await startTronNode({ evm: devnet });
 });
 
 after(async () => {
+  await tron?.stop();
   await devnet?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
@@ -90,7 +93,7 @@ describe('a production install (npm ci --omit=dev)', () => {
     assert.equal(existsSync(join(dir, 'node_modules', 'hardhat')), false);
   });
 
-  test('npm start with an MM2.json serves enable_eth_with_tokens against a real chain', async () => {
+  test('npm start with an MM2.json serves EVM and TRON activations, balances, the enabled list and disable_coin', async () => {
     const port = await freePort();
     const conf = join(dir, 'MM2.json');
     await writeFile(join(dir, 'coins'), JSON.stringify(devnetCoins(devnet)));
@@ -102,27 +105,36 @@ describe('a production install (npm ci --omit=dev)', () => {
         run.child.stdout?.on('data', check);
         run.exited.then((code) => reject(new Error(`exited ${code}: ${run.output()}`)));
       });
-      const res = await fetch(`http://127.0.0.1:${port}/`, {
-        method: 'POST',
-        body: JSON.stringify({
-          mmrpc: '2.0',
-          userpass: TEST_PASSWORD,
-          method: 'enable_eth_with_tokens',
-          params: {
-            ticker: 'ETH',
-            nodes: [{ url: devnet.url }],
-            swap_contract_address: SWAP_CONTRACT,
-            fallback_swap_contract: SWAP_CONTRACT,
-            erc20_tokens_requests: [{ ticker: 'PRD-ERC20' }],
-          },
-        }),
+      const call = async (body: Record<string, unknown>) => {
+        const res = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: JSON.stringify({ userpass: TEST_PASSWORD, ...body }) });
+        return { status: res.status, body: (await res.json()) as any };
+      };
+      const eth = await call({
+        mmrpc: '2.0',
+        method: 'enable_eth_with_tokens',
+        params: {
+          ticker: 'ETH',
+          nodes: [{ url: devnet.url }],
+          swap_contract_address: SWAP_CONTRACT,
+          fallback_swap_contract: SWAP_CONTRACT,
+          erc20_tokens_requests: [{ ticker: 'PRD-ERC20' }],
+        },
       });
-      const body = (await res.json()) as { result?: { eth_addresses_infos: Record<string, { balances: unknown }>; erc20_addresses_infos: Record<string, { balances: unknown }> } };
-      assert.equal(res.status, 200, JSON.stringify(body));
-      const [eth] = Object.values(body.result!.eth_addresses_infos);
-      const [tokens] = Object.values(body.result!.erc20_addresses_infos);
-      assert.deepEqual(eth?.balances, { spendable: '1.2345', unspendable: '0' });
-      assert.deepEqual(tokens?.balances, { 'PRD-ERC20': { spendable: '1.5', unspendable: '0' } });
+      assert.equal(eth.status, 200, JSON.stringify(eth.body));
+      const [ethAddress, ethInfo] = Object.entries(eth.body.result.eth_addresses_infos)[0] as [string, any];
+      assert.deepEqual(ethInfo.balances, { spendable: '1.2345', unspendable: '0' });
+      assert.deepEqual(eth.body.result.erc20_addresses_infos[ethAddress].balances, { 'PRD-ERC20': { spendable: '1.5', unspendable: '0' } });
+      // TRON: tronweb is loaded on the first TRON request, so this proves it is installed.
+      const trx = await call({ mmrpc: '2.0', method: 'enable_eth_with_tokens', params: { ticker: 'TRX', nodes: [{ url: tron.url }], erc20_tokens_requests: [{ ticker: 'PRD-TRC20' }] } });
+      assert.equal(trx.status, 200, JSON.stringify(trx.body));
+      const [trxAddress, trxInfo] = Object.entries(trx.body.result.eth_addresses_infos)[0] as [string, any];
+      assert.deepEqual(trxInfo.balances, { spendable: '1234500000000', unspendable: '0' });
+      assert.deepEqual((await call({ method: 'my_balance', coin: 'PRD-TRC20' })).body, { coin: 'PRD-TRC20', balance: '1.5', unspendable_balance: '0', address: trxAddress });
+      const enabled = await call({ mmrpc: '2.0', method: 'get_enabled_coins' });
+      assert.deepEqual(enabled.body.result.coins.map((c: { ticker: string }) => c.ticker).sort(), ['ETH', 'PRD-ERC20', 'PRD-TRC20', 'TRX']);
+      assert.equal((await call({ method: 'disable_coin', coin: 'PRD-ERC20' })).status, 200);
+      assert.deepEqual((await call({ method: 'my_balance', coin: 'PRD-ERC20' })).body, { error: 'No such coin: PRD-ERC20' });
+      assert.deepEqual((await call({ method: 'my_balance', coin: 'ETH' })).body, { coin: 'ETH', balance: '1.2345', unspendable_balance: '0', address: ethAddress });
     } finally {
       await run.stop();
       await rm(conf, { force: true });
