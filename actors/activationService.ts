@@ -1,5 +1,4 @@
 import { ActivationError, ErrorType, errorSentence, invalidRequest } from '../spec/errors.ts';
-
 import { parseCoinProtocol, protocolTypeName } from '../spec/coins.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';

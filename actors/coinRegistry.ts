@@ -23,8 +23,6 @@ export interface CoinView {
   readonly ticker: string;
   readonly state: 'inactive' | 'activating' | 'active' | 'passive';
   readonly coin: ActivatedCoin | null;
-  /** Number of the latest accepted activation (0: none this session). */
-  readonly attempt: number;
 }
 
 /** Held by a task from `init` until it ends, so nothing else activates its coin meanwhile. */
@@ -169,8 +167,8 @@ export class CoinRegistry {
   /** The state of a platform coin (inactive when never seen this session). */
   view(ticker: string): CoinView {
     const snapshot = this.#actors.get(ticker)?.getSnapshot();
-    if (!snapshot) return { ticker, state: 'inactive', coin: null, attempt: 0 };
-    return { ticker, state: snapshot.value as CoinView['state'], coin: snapshot.context.coin, attempt: snapshot.context.attempt };
+    if (!snapshot) return { ticker, state: 'inactive', coin: null };
+    return { ticker, state: snapshot.value as CoinView['state'], coin: snapshot.context.coin };
   }
 
   /** Every platform that is active or passive, with its coin. */

@@ -7,7 +7,6 @@ import { parseCoinProtocol, protocolTypeName, type CoinEntry } from '../../spec/
 import { resolveAddressPath } from '../../actors/hdPlan.ts';
 import type { AddressPath } from '../../actors/ports/keyProvider.ts';
 import type { EnableActivationCommand, GasStationSpec, PlanContext } from '../../actors/ports/chainFamily.ts';
-
 import { urlLabel } from '../../kernel/urlLabel.ts';
 import type { TokenToRead } from './accountReader.ts';
 import { ERC20_RULE, isEvmAddress, isZeroAddress } from './evmAddressRules.ts';

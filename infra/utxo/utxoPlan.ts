@@ -7,7 +7,6 @@
 import type { ElectrumActivationCommand, ElectrumServerSpec, EnableActivationCommand, PlanContext } from '../../actors/ports/chainFamily.ts';
 import type { CoinEntry } from '../../spec/coins.ts';
 import { ErrorType, errorSentence, invalidRequest } from '../../spec/errors.ts';
-
 import { parseHostPort } from '../electrum/electrumChannel.ts';
 import { resolveAddressPath, type AddressPathRequest } from '../../actors/hdPlan.ts';
 import type { AddressPath } from '../../actors/ports/keyProvider.ts';

@@ -1,5 +1,4 @@
 import { ErrorType, errorSentence, invalidRequest } from '../../spec/errors.ts';
-
 import {
   enableEthWithTokensParams,
   type AddressPath,
