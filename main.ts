@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   if (devMode) {
     const missing = missingDevPackages(import.meta.dirname);
     if (missing.length > 0) {
-      const message = `no MM2.json here and MM_CONF_PATH is not set; dev mode needs the development packages (${missing.join(', ')}), which a production install (npm ci --omit=dev) leaves out: run npm ci for dev mode, or give the service an MM2.json`;
+      const message = `no MM2.json here and MM_CONF_PATH is not set; dev mode needs the development packages, which a production install (npm ci --omit=dev) leaves out (missing: ${missing.join(', ')}): run npm ci for dev mode, or give the service an MM2.json`;
       throw new ConfigError('MM2.json', message);
     }
     const { startDevMode } = await import('./devnet/devMode/devMode.ts'); // the dev wing loads only here

@@ -16,8 +16,8 @@ import { freePort } from './devnet/testing/ports.ts';
 import { startTronNode, type EvmDevnet, type TronNode } from './devnet/index.ts';
 
 const root = import.meta.dirname;
-/** Never copied: installs, local state and results. */
-const LEFT_OUT = new Set(['node_modules', '.git', '.devnet', 'data', '.scratch', 'MM2.json', 'coins', 'results']);
+/** Never copied (paths from the checkout's root): installs, local state and results. */
+const LEFT_OUT = new Set(['node_modules', '.git', '.devnet', 'data', '.scratch', 'MM2.json', 'coins', 'bench/results']);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 let dir: string;
@@ -26,7 +26,7 @@ let tron: TronNode;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'prod-install-'));
-  await cp(root, dir, { recursive: true, filter: (src) => !LEFT_OUT.has(relative(root, src).split('/').pop() ?? '') });
+  await cp(root, dir, { recursive: true, filter: (src) => !LEFT_OUT.has(relative(root, src)) });
   const env = { ...process.env, npm_config_update_notifier: 'false' };
   await promisify(execFile)(npm, ['ci', '--omit=dev', '--offline', '--no-audit', '--no-fund'], { cwd: dir, env, maxBuffer: 1 << 24 }).catch(
     (error: { stderr?: string }) => {
