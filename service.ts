@@ -116,7 +116,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       service,
       statuses: taskStatuses,
       clock,
-      timeouts: options.taskTimeouts ?? { connectMs: hw.connectTimeoutMs, pinMs: hw.pinTimeoutMs },
+      timeouts: options.taskTimeouts ?? { connectMs: hw.connectTimeoutMs, pinMs: hw.pinTimeoutMs, confirmMs: hw.confirmTimeoutMs },
       hardware,
     });
     await tasks.recordInterrupted(sessionId);

@@ -26,7 +26,7 @@ import {
  */
 
 const PIN = '95827146';
-const TIMEOUTS = { connectMs: 300_000, pinMs: 300_000 };
+const TIMEOUTS = { connectMs: 300_000, pinMs: 300_000, confirmMs: 300_000 };
 const DEVICE_ADDRESS = new FakeHardwareWallet().address;
 const DEVICE_WEI = 2_500_000_000_000_000_003n;
 const DEVICE_USDT = 42_000_001n;
