@@ -39,7 +39,7 @@ export interface StackOptions {
   readonly hardware?: ServiceOptions['hardware'];
   /** Extra MM2.json keys (e.g. `nats`, `node_id`). */
   readonly config?: Record<string, unknown>;
-  /** Hardware waits (connect, PIN) of `task::enable_eth` tasks. */
+  /** Hardware waits (connect, PIN, device answer and confirmation) of `task::enable_eth` tasks. */
   readonly taskTimeouts?: ServiceOptions['taskTimeouts'];
   /** Also start a devnet TRON HTTP node over the devnet (`stack.tron`). */
   readonly tron?: boolean;
