@@ -7,6 +7,7 @@ import { resolveHdScan } from './hdPlan.ts';
 import { KeyPolicy, type ActivationPlan, type Balance } from '../machines/activation.types.ts';
 import {
   CommandKind,
+  type ActivationCommand,
   type ElectrumActivationCommand,
   type EnableActivationCommand,
   type PlatformActivationCommand,
@@ -126,7 +127,7 @@ export class ActivationService {
    */
   enableElectrum(command: ElectrumActivationCommand, requestMm2: number | undefined): Promise<Activation> {
     const { ticker, via } = command;
-    return this.#registry.activate({ ticker, via, plan: () => this.#planLegacy(CommandKind.Electrum, command, requestMm2) });
+    return this.#registry.activate({ ticker, via, plan: () => this.plan(command, requestMm2) });
   }
 
   /**
@@ -136,7 +137,16 @@ export class ActivationService {
    */
   enableLegacy(command: EnableActivationCommand, requestMm2: number | undefined): Promise<Activation> {
     const { ticker, via } = command;
-    return this.#registry.activate({ ticker, via, plan: () => this.#planLegacy(CommandKind.Enable, command, requestMm2) });
+    return this.#registry.activate({ ticker, via, plan: () => this.plan(command, requestMm2) });
+  }
+
+  /**
+   * The checks an activation runs once admitted, for any kind of command, without activating or
+   * registering anything: the plan, or the first refusal as an `ActivationError`.
+   * @param requestMm2 legacy requests only: the request's own `mm2`.
+   */
+  plan(command: ActivationCommand, requestMm2?: number): ActivationPlan {
+    return command.kind === CommandKind.Platform ? this.planPlatform(command) : this.#planLegacy(command.kind, command, requestMm2);
   }
 
   /**
