@@ -7,6 +7,7 @@ import { resolveHdScan } from './hdPlan.ts';
 import { KeyPolicy, type ActivationPlan, type Balance } from '../machines/activation.types.ts';
 import {
   CommandKind,
+  type ActivationCommand,
   type ElectrumActivationCommand,
   type EnableActivationCommand,
   type PlatformActivationCommand,
@@ -104,13 +105,13 @@ export class ActivationService {
         error: parsed.error,
       });
     }
-    const family = this.#families.serving(CommandKind.Platform, protocolTypeName(parsed.protocol));
+    const type = protocolTypeName(parsed.protocol);
+    const family = this.#families.serving(CommandKind.Platform, type);
     if (family === undefined) {
-      throw new ActivationError(
-        ErrorType.UnexpectedPlatformProtocol,
-        `Unexpected platform protocol ${JSON.stringify(platform.protocol)} for ${ticker}`,
-        { ticker, protocol: platform.protocol },
-      );
+      // The reference prints the whole protocol; its type says why, the rest is in error_data.
+      const served = listed(this.#families.servedTypes(CommandKind.Platform));
+      const message = `Unexpected platform protocol ${type} for ${ticker}: ${command.via} activates ${served} platforms only`;
+      throw new ActivationError(ErrorType.UnexpectedPlatformProtocol, message, { ticker, protocol: platform.protocol });
     }
     const plan = family.plan(command, { platform, platformProtocol: parsed.protocol, coins: this.#coins });
     // A hardware key activates the one address the device gave; an HD mnemonic scans its account.
@@ -126,7 +127,7 @@ export class ActivationService {
    */
   enableElectrum(command: ElectrumActivationCommand, requestMm2: number | undefined): Promise<Activation> {
     const { ticker, via } = command;
-    return this.#registry.activate({ ticker, via, plan: () => this.#planLegacy(CommandKind.Electrum, command, requestMm2) });
+    return this.#registry.activate({ ticker, via, plan: () => this.plan(command, requestMm2) });
   }
 
   /**
@@ -136,7 +137,16 @@ export class ActivationService {
    */
   enableLegacy(command: EnableActivationCommand, requestMm2: number | undefined): Promise<Activation> {
     const { ticker, via } = command;
-    return this.#registry.activate({ ticker, via, plan: () => this.#planLegacy(CommandKind.Enable, command, requestMm2) });
+    return this.#registry.activate({ ticker, via, plan: () => this.plan(command, requestMm2) });
+  }
+
+  /**
+   * The checks an activation runs once admitted, for any kind of command, without activating or
+   * registering anything: the plan, or the first refusal as an `ActivationError`.
+   * @param requestMm2 legacy requests only: the request's own `mm2`.
+   */
+  plan(command: ActivationCommand, requestMm2?: number): ActivationPlan {
+    return command.kind === CommandKind.Platform ? this.planPlatform(command) : this.#planLegacy(command.kind, command, requestMm2);
   }
 
   /**
@@ -161,8 +171,13 @@ export class ActivationService {
     if (type === 'TRX' || type === 'TRC20') {
       throw invalidRequest(`${type} protocol is not supported by lp_coininit: TRON coins are activated with enable_eth_with_tokens or task::enable_eth::init`);
     }
+    if (parsed.protocol.type === 'Other') {
+      throw invalidRequest(`${type} protocol is not supported by lp_coininit: this service does not activate ${type} coins (spec 1.3)`);
+    }
     const family = this.#families.serving(kind, type);
-    if (family === undefined) throw invalidRequest(`${type} protocol is not supported by ${kind} in this version`);
+    if (family === undefined) {
+      throw invalidRequest(`${type} protocol is not supported by ${kind}: ${kind} activates ${listed(this.#families.servedTypes(kind))} coins (spec 1.3)`);
+    }
     return family.plan(command, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins });
   }
 
@@ -205,4 +220,9 @@ export class ActivationService {
   releaseAll(): void {
     for (const { coin } of this.#registry.enabled()) if (coin !== null) this.#families.release(coin);
   }
+}
+
+/** `A`, `A and B`, `A, B and C`. */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

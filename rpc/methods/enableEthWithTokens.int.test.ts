@@ -266,6 +266,8 @@ describe('enable_eth_with_tokens on a real devnet', () => {
         if (errorType === 'InvalidRequest') assert.match(answer.body.error, /params\.|nodes\[0\]|rpc_mode|ticker/, name);
         assert.deepEqual(await enabledTickers(s), [], name);
       }
+      const nonEvm = await s.v2('enable_eth_with_tokens', enableEthParams(s, [], { ticker: 'KMD' }));
+      assert.equal(nonEvm.body.error, 'Unexpected platform protocol UTXO for KMD: enable_eth_with_tokens activates ETH and TRX platforms only');
       assert.equal(proxy.stats().httpRequests, 0, 'no chain work for a request that fails validation');
       assert.equal((await s.v2('enable_eth_with_tokens', enableEthParams(s, ['USDT-ERC20']))).status, 200);
     } finally {

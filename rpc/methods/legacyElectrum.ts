@@ -7,7 +7,7 @@ import { defineMethod, RpcVersion } from '../methods.ts';
 import { toAddressPathRequest } from './enableEthWithTokens.ts';
 
 /** Wire params → domain command. */
-function toElectrumCommand(params: LegacyElectrumParams): ElectrumActivationCommand {
+export function toElectrumCommand(params: LegacyElectrumParams): ElectrumActivationCommand {
   return {
     kind: CommandKind.Electrum,
     ticker: params.coin,

@@ -7,7 +7,7 @@ import { toAddressPathRequest } from './enableEthWithTokens.ts';
 import { renderLegacyActivation } from './legacyElectrum.ts';
 
 /** Wire params → domain command. */
-function toEnableCommand(params: LegacyEnableParams): EnableActivationCommand {
+export function toEnableCommand(params: LegacyEnableParams): EnableActivationCommand {
   return {
     kind: CommandKind.Enable,
     ticker: params.coin,
