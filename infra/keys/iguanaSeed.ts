@@ -3,7 +3,7 @@
  * `infra/keys`: only key providers may call it; nothing outside should hold a private key.
  */
 import { createHash } from 'node:crypto';
-import { decodeBase58Check } from './base58check.ts';
+import { decodeBase58CheckAny } from './base58check.ts';
 import { SECP256K1_ORDER, bytesToBigInt } from './curve.ts';
 
 /** How the passphrase was read. */
@@ -19,11 +19,12 @@ export class InvalidPrivateKeyError extends Error {
 }
 
 /**
- * A WIF key: Base58Check of version byte ‖ 32-byte key [‖ 0x01 compression flag]; any version byte.
- * Returns the 32 key bytes, or `undefined` when `text` is not WIF.
+ * A WIF key: Base58Check of version byte ‖ 32-byte key [‖ 0x01 compression flag]; any version byte
+ * and, as in the reference, any of the three checksums (double SHA-256, Groestlcoin's double
+ * Grøstl-512, SmartCash's Keccak-256). Returns the 32 key bytes, or `undefined` when `text` is not WIF.
  */
 export function parseWif(text: string): Uint8Array | undefined {
-  const payload = decodeBase58Check(text);
+  const payload = decodeBase58CheckAny(text)?.payload;
   if (payload === undefined) return undefined;
   if (payload.length === 33) return payload.slice(1);
   if (payload.length === 34 && payload[33] === 0x01) return payload.slice(1, 33);

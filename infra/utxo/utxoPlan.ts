@@ -96,7 +96,7 @@ function planBase(
   entry: CoinEntry,
   addressFormat: ElectrumActivationCommand['addressFormat'],
 ): UtxoPlanBase {
-  const rule = utxoAddressRule(addressFormat === undefined ? entry : { ...entry, address_format: addressFormat });
+  const rule = utxoAddressRule(entry, addressFormat);
   if ('problem' in rule) throw invalidRequest(`${command.ticker}: ${rule.problem}`);
   return {
     entry,
