@@ -2,7 +2,7 @@
  * CashAddr (Bitcoin Cash address format, `bitcoincash:q…`): base32 with a BCH-code checksum over
  * the network prefix. bitcoinjs-lib has no encoder for it, so this is the spec's algorithm. Any
  * prefix of ASCII letters and digits works (eCash `ecash`, Ergon `ergon`, `5trat`, …), as in the
- * reference (docs/compatibility.md §9).
+ * reference (docs/compatibility.md §6).
  */
 const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const GENERATORS = [0x98f2bc8e61n, 0x79b76d99e2n, 0xf33e5fb3c4n, 0xae2eabe2a8n, 0x1e4f43e470n];
