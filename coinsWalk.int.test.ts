@@ -17,10 +17,10 @@ import { HTTP_STATUS, type ErrorType } from './spec/errors.ts';
 const UPDATE = process.env.UPDATE_COINS_WALK === '1';
 
 /**
- * UTXO entries `electrum` does not activate yet, each with the reason (issue 12, item 2: CashAddr
- * prefixes beyond spec 2.3's). The test fails when this list is wrong in either direction.
+ * UTXO entries `electrum` does not activate yet, each with the reason (none since CashAddr takes
+ * any prefix). The test fails when this list is wrong in either direction.
  */
-const ELECTRUM_KNOWN_GAPS: readonly string[] = ['BCH2', 'FIVETRAT', 'XEC', 'XRG'];
+const ELECTRUM_KNOWN_GAPS: readonly string[] = [];
 
 let entries: CoinEntry[];
 let peers: WalkPeers;
