@@ -39,7 +39,7 @@ export function encodeBase58Check(payload: Uint8Array, kind: Base58Checksum = Ba
 }
 
 /** The bytes of a Base58 string (leading `1`s are zero bytes), or `undefined` when it is not Base58. */
-function decodeBase58Bytes(text: string): Uint8Array | undefined {
+export function decodeBase58Bytes(text: string): Uint8Array | undefined {
   if (!BASE58.test(text)) return undefined;
   const zeros = text.length - text.replace(/^1+/, '').length;
   const value = decodeBase58(text);
