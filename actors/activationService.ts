@@ -3,7 +3,7 @@ import { parseCoinProtocol, protocolTypeName } from '../spec/coins.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
 import type { HdAddressesProjection } from '../events/projections/hdAddresses.ts';
-import { resolveHdScan } from './hdPlan.ts';
+import { requireSingleAddressPath, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
 import { KeyPolicy, type ActivationPlan, type Balance } from '../machines/activation.types.ts';
 import {
   CommandKind,
@@ -114,9 +114,14 @@ export class ActivationService {
       throw new ActivationError(ErrorType.UnexpectedPlatformProtocol, message, { ticker, protocol: platform.protocol });
     }
     const plan = family.plan(command, { platform, platformProtocol: parsed.protocol, coins: this.#coins });
-    // A hardware key activates the one address the device gave; an HD mnemonic scans its account.
+    // A hardware key activates the one address the device gave, an Iguana key its one address;
+    // an HD mnemonic scans its account.
     const hd = this.#hd;
-    if (hd === undefined || command.keyPolicy === KeyPolicy.Hardware) return plan;
+    if (command.keyPolicy === KeyPolicy.Hardware || hd === undefined) {
+      const key = command.keyPolicy === KeyPolicy.Hardware ? SingleAddressKey.Hardware : SingleAddressKey.Iguana;
+      requireSingleAddressPath(platform, command.hd?.pathToAddress, key);
+      return plan;
+    }
     const scan = resolveHdScan(platform, command.hd, (account, chain) => hd.known.known(hd.walletId, ticker, account, chain));
     return { ...plan, hd: { ...scan, walletId: hd.walletId } };
   }
@@ -152,7 +157,8 @@ export class ActivationService {
   /**
    * The checks legacy `enable`/`electrum` run after admission (docs/compatibility.md §9): `mm2` is
    * set in the request or the coins file → the entry has a parsable `protocol` → a family serves
-   * it for `kind` (TRON never) → that family's own checks.
+   * it for `kind` (TRON never) → no `utxo_merge_params` → with an Iguana key, `path_to_address`
+   * names its one address (and is then left out) → that family's own checks.
    */
   #planLegacy(kind: CommandKind, command: LegacyCommand, requestMm2: number | undefined): ActivationPlan {
     const { ticker } = command;
@@ -178,7 +184,19 @@ export class ActivationService {
     if (family === undefined) {
       throw invalidRequest(`${type} protocol is not supported by ${kind}: ${kind} activates ${listed(this.#families.servedTypes(kind))} coins (spec 1.3)`);
     }
-    return family.plan(command, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins });
+    if (command.utxoMerge !== undefined) {
+      throw invalidRequest(
+        'utxo_merge_params is not supported: merging UTXOs means signing and broadcasting transactions, which this service never does (it only activates coins); leave utxo_merge_params out or send null',
+      );
+    }
+    let planned: LegacyCommand = command;
+    if (this.#hd === undefined && command.pathToAddress !== undefined) {
+      // An Iguana key: only the path of its one address passes, and the family plans without it.
+      requireSingleAddressPath(entry, command.pathToAddress, SingleAddressKey.Iguana);
+      const { pathToAddress: _, ...withoutPath } = command;
+      planned = withoutPath;
+    }
+    return family.plan(planned, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins });
   }
 
   /** Enabled coins of this session (platforms, passive ones included, and tokens). */

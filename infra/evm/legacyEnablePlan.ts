@@ -9,7 +9,8 @@ import type { AddressPath } from '../../actors/ports/keyProvider.ts';
 import type { EnableActivationCommand, GasStationSpec, PlanContext } from '../../actors/ports/chainFamily.ts';
 import { urlLabel } from '../../kernel/urlLabel.ts';
 import type { TokenToRead } from './accountReader.ts';
-import { ERC20_RULE, isEvmAddress, isZeroAddress } from './evmAddressRules.ts';
+import { ERC20_RULE, planSwapContracts } from './evmAddressRules.ts';
+import type { SwapContracts } from '../../machines/activation.types.ts';
 import { invalidRequest } from '../../spec/errors.ts';
 
 /** Confirmations an EVM coin waits for when neither the request nor the coins file says (spec 8). */
@@ -29,13 +30,14 @@ export interface LegacyEvmParams {
   readonly gasStation: GasStationSpec | undefined;
   /** HD mode: the address to enable (`path_to_address`); default account 0, External, 0. */
   readonly addressPath?: AddressPath;
+  /** The request's swap contracts, as validated (recorded in the plan, not used). */
+  readonly swapContracts: SwapContracts;
 }
 
 /** Runs the checks of a legacy EVM `enable`; `context.platform` is the coin's own entry. */
 export function planLegacyEvmEnable(command: EnableActivationCommand, context: PlanContext): LegacyEvmParams {
   const nodes = planUrls(command.ticker, command.urls);
-  requireSwapContract('swap_contract_address', command.swapContractAddress, command.ticker);
-  if (command.fallbackSwapContract !== undefined) requireSwapContract('fallback_swap_contract', command.fallbackSwapContract, command.ticker);
+  const swapContracts = planSwapContracts(command, { ticker: command.ticker, required: true, fieldPrefix: '' });
   const { chainId, token } = planChain(command.ticker, context);
   if (command.gasStation !== undefined && !isHttpUrl(command.gasStation.url)) {
     throw invalidRequest(`gas_station_url ${urlLabel(command.gasStation.url)}: expected an http:// or https:// URL`);
@@ -49,6 +51,7 @@ export function planLegacyEvmEnable(command: EnableActivationCommand, context: P
     decimals: entry.decimals ?? 18,
     requiredConfirmations: command.requiredConfirmations ?? entry.required_confirmations ?? DEFAULT_REQUIRED_CONFIRMATIONS,
     gasStation: command.gasStation,
+    swapContracts,
     ...(command.pathToAddress === undefined ? {} : { addressPath: resolveAddressPath(entry, command.pathToAddress) }),
   };
 }
@@ -68,13 +71,6 @@ function planUrls(ticker: string, urls: readonly string[] | undefined): string[]
 
 function isHttpUrl(url: string): boolean {
   return /^https?:\/\/[^/]/i.test(url) && URL.canParse(url);
-}
-
-/** A swap contract: a well-formed EVM address that is not the zero address. */
-function requireSwapContract(field: string, value: string | undefined, ticker: string): void {
-  if (value === undefined) throw invalidRequest(`${field} is required to enable ${ticker}`);
-  if (!isEvmAddress(value)) throw invalidRequest(`${field} is not a valid EVM address`);
-  if (isZeroAddress(value)) throw invalidRequest(`${field} can't be zero address`);
 }
 
 /** The chain id (an ERC20's from its platform entry) and, for an ERC20, its contract to read. */

@@ -216,6 +216,9 @@ describe('task::enable_eth with a software key on a real devnet', () => {
         ['no nodes', { ...base, nodes: [] }, 'AtLeastOneNodeRequired', 'Enable request for ETH coin must have at least 1 node'],
         ['all nodes down', { ...base, nodes: [{ url: refused }, { url: `${refused}/v3/secret-api-key` }] }, 'Transport', undefined],
         ['RemoteWallet policy', { ...base, priv_key_policy: { type: 'RemoteWallet', data: 'abcd' } }, 'PrivKeyNotAllowed', undefined],
+        ['zero swap contract', { ...base, swap_contract_address: '0x0000000000000000000000000000000000000000' }, 'InvalidRequest', "params.swap_contract_address can't be zero address"],
+        ['another address than the Iguana key\'s one', { ...base, path_to_address: { account_id: 2, chain: 'External', address_id: 0 } }, 'UnexpectedDerivationMethod', undefined],
+        ['another address than a hardware key\'s one', { ...base, priv_key_policy: 'Hardware', path_to_address: { account_id: 0, chain: 'Internal', address_id: 0 } }, 'InvalidRequest', undefined],
       ];
       for (const [name, params, errorType, data] of cases) {
         const init = await initTask(s, params);
@@ -231,7 +234,9 @@ describe('task::enable_eth with a software key on a real devnet', () => {
         assert.equal(describeEvents(await taskEvents(s, init.body.result.task_id)).at(-1), 'TaskFailed', name);
       }
       assert.equal(proxy.stats().httpRequests, 0, 'no chain work for a task that fails planning');
-      const id = await startTask(s, base);
+      // The fallback swap contract is optional (as in the reference).
+      const { fallback_swap_contract: _, ...withoutFallback } = base;
+      const id = await startTask(s, withoutFallback);
       assert.equal((await untilFinished(s, id)).result.status, 'Ok');
     } finally {
       await s.stop();

@@ -15,6 +15,8 @@ import {
   type Stack,
 } from '../../devnet/testing/stack.ts';
 
+const ZERO = '0x0000000000000000000000000000000000000000';
+
 let devnet: EvmDevnet;
 before(async () => {
   devnet = await startTestDevnet({
@@ -249,6 +251,10 @@ describe('enable_eth_with_tokens on a real devnet', () => {
     ['BrowserWallet rpc_mode', (s) => enableEthParams(s, [], { rpc_mode: 'BrowserWallet' }), 400, 'InvalidRequest', undefined],
     ['Hardware key outside a task', (s) => enableEthParams(s, [], { priv_key_policy: 'Hardware' }), 500, 'PrivKeyNotAllowed', undefined],
     ['RemoteWallet without a session', (s) => enableEthParams(s, [], { priv_key_policy: { type: 'RemoteWallet' } }), 500, 'PrivKeyNotAllowed', undefined],
+    ['data with a policy other than RemoteWallet', (s) => enableEthParams(s, [], { priv_key_policy: { type: 'ContextPrivKey', data: 'abcd' } }), 400, 'InvalidRequest', undefined],
+    ['zero swap contract', (s) => enableEthParams(s, [], { swap_contract_address: ZERO }), 400, 'InvalidRequest', "params.swap_contract_address can't be zero address"],
+    ['zero fallback swap contract', (s) => enableEthParams(s, [], { fallback_swap_contract: ZERO }), 400, 'InvalidRequest', "params.fallback_swap_contract can't be zero address"],
+    ['another address than the Iguana key\'s one', (s) => enableEthParams(s, [], { path_to_address: { account_id: 0, chain: 'External', address_id: 1 } }), 500, 'UnexpectedDerivationMethod', undefined],
   ];
 
   test('every bad request gets its error type and status, and leaves nothing registered', async () => {
@@ -273,6 +279,24 @@ describe('enable_eth_with_tokens on a real devnet', () => {
     } finally {
       await s.stop();
       await proxy.stop();
+    }
+  });
+
+  test('the fallback swap contract may be left out or null: the activation records it as null; an Iguana key takes the default path_to_address', async () => {
+    for (const fallback of [{}, { fallback_swap_contract: null }]) {
+      const s = await stack();
+      try {
+        const { fallback_swap_contract: _, ...params } = enableEthParams(s, ['USDT-ERC20']);
+        const defaultPath = { path_to_address: { account_id: 0, chain: 'External', address_id: 0 } };
+        const { status, body } = await s.v2('enable_eth_with_tokens', { ...params, ...fallback, ...defaultPath });
+        assert.equal(status, 200, JSON.stringify(body));
+        assert.deepEqual(Object.keys(body.result.eth_addresses_infos), [TEST_ADDRESS]);
+        const requested: any[] = [];
+        for await (const e of s.service.log.read()) if (e.type === 'ActivationRequested') requested.push(e.data);
+        assert.deepEqual(requested.map((d) => d.swapContracts), [{ swapContractAddress: params.swap_contract_address, fallbackSwapContract: null }]);
+      } finally {
+        await s.stop();
+      }
     }
   });
 

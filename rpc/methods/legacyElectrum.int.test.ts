@@ -102,6 +102,18 @@ describe('legacy electrum against the devnet Electrum server (litecoind regtest)
     }
   });
 
+  test('null utxo_merge_params and the default path_to_address (what reference clients send with an Iguana key) activate the one address', async () => {
+    const s = await stack();
+    try {
+      const defaultPath = { account_id: 0, chain: 'External', address_id: 0 };
+      const { status, body } = await s.legacy('electrum', { coin: COIN, servers: [tcp()], utxo_merge_params: null, path_to_address: defaultPath });
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(body.address, address);
+    } finally {
+      await s.stop();
+    }
+  });
+
   test('a segwit entry activates its bech32 P2WPKH address with that script\'s balance', async () => {
     const s = await stack();
     try {

@@ -43,6 +43,10 @@ describe('legacy electrum: request checks in the reference order (spec 7.2, docs
     ['a QRC20 swap contract that is not 40 hex digits', async () => ({ coin: 'QTOK-QRC20', servers: [tcp(await deadServer())], swap_contract_address: 'nope' }), 'swap_contract_address: expected a QRC20 contract address (40 hex digits)'],
     ['a QRC20 entry whose contract is not 40 hex digits', async () => ({ coin: 'QBAD-QRC20', servers: [tcp(await deadServer())] }), 'QBAD-QRC20: QRC20 contract_address must be 40 hex digits'],
     ['TRON', async () => ({ coin: 'TRX', mm2: 1, servers: [tcp(await deadServer())] }), /^TRX protocol is not supported by lp_coininit/],
+    ['utxo_merge_params without merge_at', async () => ({ coin: 'KMD', servers: [tcp(await deadServer())], utxo_merge_params: { check_every: 10 } }), 'Error parsing request: utxo_merge_params.merge_at: Expected required property'],
+    ['utxo_merge_params of another type', async () => ({ coin: 'KMD', servers: [tcp(await deadServer())], utxo_merge_params: 'sometimes' }), 'Error parsing request: utxo_merge_params: Expected object or null'],
+    ['utxo_merge_params well formed: refused, not ignored', async () => ({ coin: 'KMD', servers: [tcp(await deadServer())], utxo_merge_params: { merge_at: 50, check_every: 10, max_merge_at_once: 25 } }), 'utxo_merge_params is not supported: merging UTXOs means signing and broadcasting transactions, which this service never does (it only activates coins); leave utxo_merge_params out or send null'],
+    ['another address than the Iguana key\'s one', async () => ({ coin: 'KMD', servers: [tcp(await deadServer())], path_to_address: { account_id: 0, chain: 'External', address_id: 5 } }), 'path_to_address asks for account 0, External, address 5 of KMD, but an Iguana key (enable_hd false) has one address per coin: leave path_to_address out (or give account 0, External, address 0), or set enable_hd to choose an HD address'],
   ];
   for (const [name, body, message] of cases) {
     test(name, async () => {

@@ -120,4 +120,19 @@ describe('legacy enable with a native daemon (litecoind regtest)', () => {
       assert.ok(!enabled.includes(coin));
     });
   }
+
+  test('utxo_merge_params is validated, then refused before the daemon is asked', async () => {
+    // LTC-DOWN's daemon refuses connections: a request that got that far would say so.
+    for (const [fields, message] of [
+      [{ utxo_merge_params: { merge_at: 'many' } }, 'Error parsing request: utxo_merge_params.merge_at: Expected integer'],
+      [{ utxo_merge_params: { merge_at: 50 } }, /^utxo_merge_params is not supported: merging UTXOs means signing and broadcasting transactions/],
+    ] as const) {
+      const { status, body } = await s.legacy('enable', { coin: 'LTC-DOWN', ...fields });
+      assert.equal(status, 500, JSON.stringify(body));
+      assert.deepEqual(Object.keys(body), ['error']);
+      if (typeof message === 'string') assert.equal(body.error, message);
+      else assert.match(body.error, message);
+    }
+    assert.equal((await s.v2('get_enabled_coins')).body.result.coins.some((c: { ticker: string }) => c.ticker === 'LTC-DOWN'), false);
+  });
 });
