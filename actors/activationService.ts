@@ -3,7 +3,7 @@ import { parseCoinProtocol, protocolTypeName } from '../spec/coins.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
 import type { HdAddressesProjection } from '../events/projections/hdAddresses.ts';
-import { requireSingleAddressPath, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
+import { requireSingleAddressPath, requireSingleAddressScan, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
 import { KeyPolicy, type ActivationPlan, type Balance } from '../machines/activation.types.ts';
 import {
   CommandKind,
@@ -120,6 +120,7 @@ export class ActivationService {
     if (command.keyPolicy === KeyPolicy.Hardware || hd === undefined) {
       const key = command.keyPolicy === KeyPolicy.Hardware ? SingleAddressKey.Hardware : SingleAddressKey.Iguana;
       requireSingleAddressPath(platform, command.hd?.pathToAddress, key);
+      requireSingleAddressScan(platform, command.hd, key);
       return plan;
     }
     const scan = resolveHdScan(platform, command.hd, (account, chain) => hd.known.known(hd.walletId, ticker, account, chain));

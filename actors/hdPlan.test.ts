@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isActivationError } from '../spec/errors.ts';
-import { requireSingleAddressPath, resolveAddressPath, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
+import { requireSingleAddressPath, requireSingleAddressScan, resolveAddressPath, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
 
 const ETH = { coin: 'ETH', derivation_path: "m/44'/60'" };
 
@@ -51,5 +51,22 @@ describe('HD request resolution', () => {
       () => requireSingleAddressPath(ETH, { addressId: 2 }, SingleAddressKey.Hardware),
       (e) => isActivationError(e) && e.errorType === 'InvalidRequest' && /a hardware key is read at account 0, External, address 0 only/.test(e.message),
     );
+  });
+
+  test('a key with one address: the scan fields may only ask for what one address is (docs/compatibility.md §6)', () => {
+    const accepted = [undefined, {}, { gapLimit: 20 }, { scanPolicy: 'do_not_scan' as const }, { scanPolicy: 'scan_if_new_wallet' as const }, { minAddressesNumber: 0 }, { minAddressesNumber: 1 }];
+    for (const request of accepted) {
+      requireSingleAddressScan(ETH, request, SingleAddressKey.Iguana);
+      requireSingleAddressScan(ETH, request, SingleAddressKey.Hardware);
+    }
+    const refused: [object, RegExp][] = [
+      [{ scanPolicy: 'scan' }, /^scan_policy "scan" asks for an address scan of ETH/],
+      [{ gapLimit: 5 }, /^gap_limit 5 asks/],
+      [{ minAddressesNumber: 2 }, /^min_addresses_number 2 asks/],
+    ];
+    for (const [request, message] of refused) {
+      assert.throws(() => requireSingleAddressScan(ETH, request, SingleAddressKey.Iguana), (e) => isActivationError(e) && e.errorType === 'UnexpectedDerivationMethod' && message.test(e.message));
+      assert.throws(() => requireSingleAddressScan(ETH, request, SingleAddressKey.Hardware), (e) => isActivationError(e) && e.errorType === 'InvalidRequest' && /a hardware key/.test(e.message));
+    }
   });
 });

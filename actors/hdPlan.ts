@@ -82,6 +82,32 @@ export function requireSingleAddressPath(entry: CoinEntry, request: AddressPathR
 }
 
 /**
+ * The scan fields (`gap_limit`, `scan_policy`, `min_addresses_number`) where the key has one
+ * address, by the rule of `requireSingleAddressPath`: what a one-address key already does is
+ * accepted (`gap_limit` 20, the reference's default; `scan_policy` other than `scan`;
+ * `min_addresses_number` up to 1), anything else is refused rather than silently dropped.
+ */
+export function requireSingleAddressScan(entry: CoinEntry, request: HdRequest | undefined, key: SingleAddressKey): void {
+  const asked =
+    request?.scanPolicy === ScanPolicy.Scan
+      ? 'scan_policy "scan"'
+      : request?.gapLimit !== undefined && request.gapLimit !== DEFAULT_GAP_LIMIT
+        ? `gap_limit ${request.gapLimit}`
+        : request?.minAddressesNumber !== undefined && request.minAddressesNumber > 1
+          ? `min_addresses_number ${request.minAddressesNumber}`
+          : undefined;
+  if (asked === undefined) return;
+  const remedy = `leave gap_limit, scan_policy and min_addresses_number out`;
+  if (key === SingleAddressKey.Hardware) {
+    throw invalidRequest(`${asked} asks for an address scan of ${entry.coin}, but a hardware key is read at account 0, External, address 0 only: ${remedy}`);
+  }
+  throw errorSentence(
+    ErrorType.UnexpectedDerivationMethod,
+    `${asked} asks for an address scan of ${entry.coin}, but an Iguana key (enable_hd false) has one address per coin: ${remedy}, or set enable_hd to scan an HD account`,
+  );
+}
+
+/**
  * The scan of an HD activation. `known` is the address count recorded for this wallet, coin,
  * account and chain, or `undefined` when it was never activated (a new wallet).
  */

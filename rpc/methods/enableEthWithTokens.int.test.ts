@@ -255,6 +255,9 @@ describe('enable_eth_with_tokens on a real devnet', () => {
     ['zero swap contract', (s) => enableEthParams(s, [], { swap_contract_address: ZERO }), 400, 'InvalidRequest', "params.swap_contract_address can't be zero address"],
     ['zero fallback swap contract', (s) => enableEthParams(s, [], { fallback_swap_contract: ZERO }), 400, 'InvalidRequest', "params.fallback_swap_contract can't be zero address"],
     ['another address than the Iguana key\'s one', (s) => enableEthParams(s, [], { path_to_address: { account_id: 0, chain: 'External', address_id: 1 } }), 500, 'UnexpectedDerivationMethod', undefined],
+    ['a scan of the Iguana key', (s) => enableEthParams(s, [], { scan_policy: 'scan' }), 500, 'UnexpectedDerivationMethod', undefined],
+    ['a gap limit for the Iguana key', (s) => enableEthParams(s, [], { gap_limit: 5 }), 500, 'UnexpectedDerivationMethod', undefined],
+    ['more addresses than the Iguana key has', (s) => enableEthParams(s, [], { min_addresses_number: 3 }), 500, 'UnexpectedDerivationMethod', undefined],
   ];
 
   test('every bad request gets its error type and status, and leaves nothing registered', async () => {
@@ -287,7 +290,7 @@ describe('enable_eth_with_tokens on a real devnet', () => {
       const s = await stack();
       try {
         const { fallback_swap_contract: _, ...params } = enableEthParams(s, ['USDT-ERC20']);
-        const defaultPath = { path_to_address: { account_id: 0, chain: 'External', address_id: 0 } };
+        const defaultPath = { path_to_address: { account_id: 0, chain: 'External', address_id: 0 }, gap_limit: 20, scan_policy: 'scan_if_new_wallet' };
         const { status, body } = await s.v2('enable_eth_with_tokens', { ...params, ...fallback, ...defaultPath });
         assert.equal(status, 200, JSON.stringify(body));
         assert.deepEqual(Object.keys(body.result.eth_addresses_infos), [TEST_ADDRESS]);
