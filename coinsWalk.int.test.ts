@@ -85,8 +85,12 @@ describe('the real coins file, every entry through every method that fits it', (
   test('native enable reads each coin\'s daemon where its config file says', () => {
     const native = rows.filter((r) => r.method === WalkMethod.Enable && r.plan === ACCEPTED && ['UTXO', 'QTUM', 'QRC20'].includes(r.protocol));
     assert.ok(native.length > 0);
+    assert.ok(native.some((r) => r.protocol === 'QRC20'));
     const asked = new Set(peers.daemon.calls);
-    const unasked = native.filter((r) => !asked.has(`getaddressinfo ${r.address}`)).map((r) => r.coin);
+    // A coin is asked about its own address, a QRC20 token runs its contract (callcontract <contract>).
+    const contractOf = (coin: string) => String((entries.find((e) => e.coin === coin)?.protocol?.protocol_data as { contract_address?: unknown })?.contract_address).replace(/^0x/, '').toLowerCase();
+    const question = (r: WalkRow) => (r.protocol === 'QRC20' ? `callcontract ${contractOf(r.coin)}` : `getaddressinfo ${r.address}`);
+    const unasked = native.filter((r) => !asked.has(question(r))).map((r) => r.coin);
     assert.deepEqual(unasked, []);
   });
 

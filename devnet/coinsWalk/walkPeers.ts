@@ -2,8 +2,9 @@
  * The peers the coins walk activates against, shared by every method and every entry: the EVM
  * devnet (every token contract of the coins file holds TestToken's code and a balance for the test
  * wallet), the TRON node over it, a regtest litecoind with the Electrum server over it (QRC20 calls
- * run on the EVM), and a native daemon double whose config file is written, for every UTXO, QTUM
- * and QRC20 entry, where the service looks for it (under a temporary home directory).
+ * run on the EVM), and a native daemon double (QRC20 `callcontract` on the EVM too) whose config
+ * file is written, for every UTXO, QTUM and QRC20 entry, where the service looks for it (under a
+ * temporary home directory; a QRC20 token reads its platform's).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -48,12 +49,12 @@ export interface WalkPeers {
  */
 export async function startWalkPeers(entries: readonly CoinEntry[]): Promise<WalkPeers> {
   const password = `walk-${process.pid}`;
-  const [evm, litecoind, daemon, home] = await Promise.all([
+  const [evm, litecoind, home] = await Promise.all([
     startTestDevnet({ tokens: [{ symbol: 'WALK', decimals: 18, amount: 0n }] }),
     startLitecoind(),
-    startWatchAllDaemon({ user: 'walk', password }),
     mkdtemp(join(tmpdir(), 'coins-walk-home-')),
   ]);
+  const daemon = await startWatchAllDaemon({ user: 'walk', password, evm });
   const hash160 = await walletHash160();
   await Promise.all([
     copyTokenEverywhere(evm, entries, [TEST_ADDRESS, `0x${hash160}`]),

@@ -3,17 +3,24 @@
  * its wallet watches every address and holds no coins. It stands in for the daemons of the coins
  * file's UTXO coins, which cannot all run here; `litecoind` (devnet/litecoind) is the real one.
  * Answers as bitcoind does: `getblockcount`, `getaddressinfo` / `validateaddress` (watch-only,
- * `isvalid` true for any non-empty string), `listunspent` (always `[]`); an unknown method is
- * HTTP 404 with RPC error -32601, a wrong login HTTP 401 with an empty body.
+ * `isvalid` true for any non-empty string), `listunspent` (always `[]`); with an EVM, also Qtum's
+ * `callcontract` for QRC20 tokens, run there as the Qtum daemon double runs it
+ * (devnet/qtumd/callContract.ts); an unknown method is HTTP 404 with RPC error -32601, a wrong
+ * login HTTP 401 with an empty body.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { closeServer, listen, LOOPBACK_HOST, readBody } from '../listening.ts';
+import type { EvmRequest } from '../evm/inProcessEvm.ts';
+import { callContract, stringParam } from '../qtumd/callContract.ts';
+import { DaemonRpcError } from '../../infra/utxo/daemonRpc.ts';
 
 export interface WatchAllDaemonOptions {
   readonly user: string;
   readonly password: string;
   /** What `getblockcount` answers (default 1). */
   readonly height?: number;
+  /** Where `callcontract` runs (e.g. an `EvmDevnet`); without it the method is unknown. */
+  readonly evm?: { readonly request: EvmRequest };
 }
 
 export interface WatchAllDaemon {
@@ -30,19 +37,30 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 type Reply = { status: number; result?: unknown; error?: { code: number; message: string } };
 
-function answer(method: string, params: unknown[], height: number): Reply {
+async function answer(method: string, params: unknown[], options: WatchAllDaemonOptions): Promise<Reply> {
   const address = params[0];
   switch (method) {
     case 'getblockcount':
-      return { status: 200, result: height };
+      return { status: 200, result: options.height ?? 1 };
     case 'getaddressinfo':
     case 'validateaddress':
       if (typeof address !== 'string' || address === '') return { status: 500, error: { code: INVALID_PARAMS, message: 'Invalid address' } };
       return { status: 200, result: { isvalid: true, address, ismine: false, iswatchonly: true, solvable: false } };
     case 'listunspent':
       return { status: 200, result: [] };
-    default:
-      return { status: 404, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
+    case 'callcontract':
+      if (options.evm !== undefined) return contractCall(options.evm.request, params);
+  }
+  return { status: 404, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
+}
+
+async function contractCall(evm: EvmRequest, params: unknown[]): Promise<Reply> {
+  try {
+    const [to, data, sender] = [params[0], params[1], params[2] ?? ''].map((p) => stringParam(p, 'callcontract')) as [string, string, string];
+    return { status: 200, result: await callContract(evm, to, data, sender) };
+  } catch (error) {
+    if (!(error instanceof DaemonRpcError) || error.code === undefined) throw error;
+    return { status: 500, error: { code: error.code, message: error.message } };
   }
 }
 
@@ -62,7 +80,7 @@ export async function startWatchAllDaemon(options: WatchAllDaemonOptions): Promi
     const method = typeof request.method === 'string' ? request.method : '';
     const params = Array.isArray(request.params) ? request.params : [];
     calls.push(`${method} ${typeof params[0] === 'string' ? params[0] : ''}`.trim());
-    const reply = answer(method, params, options.height ?? 1);
+    const reply = await answer(method, params, options);
     const json = JSON.stringify({ result: reply.result ?? null, error: reply.error ?? null, id: request.id ?? null });
     res.writeHead(reply.status, { 'content-type': 'application/json' }).end(json);
   };
