@@ -103,7 +103,7 @@ describe('legacy enable of QRC20 tokens with a native Qtum daemon (the qtumd dou
 
   test("the coins file's decimals are used as they are: decimals() is not called", async () => {
     const hits = qtumd.hits.length;
-    const { status, body } = await s.legacy('enable', { coin: 'QDEC-QRC20', swap_contract_address: SWAP });
+    const { status, body } = await s.legacy('enable', { coin: 'QDEC-QRC20', swap_contract_address: SWAP, fallback_swap_contract: null });
     assert.equal(status, 200, JSON.stringify(body));
     assert.equal(body.balance, '76543.21');
     assert.deepEqual(qtumd.hits.slice(hits).sort(), ['callcontract', 'getblockcount']);
