@@ -22,6 +22,12 @@ export const UtxoMergeParams = Type.Object({
   /** @default 100 (as the reference) */
   max_merge_at_once: Type.Optional(Type.Integer({ minimum: 0 })),
 });
+/**
+ * A request's `address_format` for a UTXO coin (legacy `electrum` and `enable`, as the reference reads
+ * it): replaces the coins entry's format for this activation (docs/compatibility.md §6).
+ */
+export const AddressFormatRequest = Type.Object({ format: Type.String(), network: Type.Optional(Type.String()) });
+
 /** The reference's defaults of {@link UtxoMergeParams}. */
 export const UTXO_MERGE_DEFAULTS = { check_every: 10, max_merge_at_once: 100 } as const;
 export type UtxoMergeParams = Static<typeof UtxoMergeParams>;
@@ -40,7 +46,7 @@ export const LegacyElectrumParams = Type.Object({
   required_confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
   requires_notarization: Type.Optional(Type.Boolean()),
   ...SwapContractFields,
-  address_format: Type.Optional(Type.Object({ format: Type.String(), network: Type.Optional(Type.String()) })),
+  address_format: Type.Optional(AddressFormatRequest),
   utxo_merge_params: Type.Optional(Nullable(UtxoMergeParams)),
   tx_history: Type.Boolean({ default: false }),
   /** HD mode only: the address to enable. */

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { compile } from './validate.ts';
 import { AddressPath, Nullable, SwapContractFields } from './enableEthWithTokens.ts';
-import { UtxoMergeParams } from './legacyElectrum.ts';
+import { AddressFormatRequest, UtxoMergeParams } from './legacyElectrum.ts';
 
 /** Legacy `enable` request (spec 4.7, flat body without `userpass`/`method`). */
 export const LegacyEnableParams = Type.Object({
@@ -20,6 +20,8 @@ export const LegacyEnableParams = Type.Object({
   tx_history: Type.Boolean({ default: false }),
   /** Native UTXO daemons (as the reference reads it): validated, then refused (docs/compatibility.md §9). */
   utxo_merge_params: Type.Optional(Nullable(UtxoMergeParams)),
+  /** UTXO coins only: replaces the coins entry's address format (an EVM coin refuses it). */
+  address_format: Type.Optional(AddressFormatRequest),
   /** HD mode only: the address to enable. */
   path_to_address: Type.Optional(AddressPath),
 });

@@ -102,6 +102,8 @@ export interface EnableActivationCommand {
   readonly pathToAddress?: AddressPathRequest;
   /** `utxo_merge_params`, when given (refused: see {@link UtxoMergeSpec}). */
   readonly utxoMerge?: UtxoMergeSpec;
+  /** UTXO coins: the request's address format, replacing the coins entry's. */
+  readonly addressFormat?: { readonly format: string; readonly network?: string };
 }
 
 /** Every activation command a family may be asked to plan. */

@@ -36,6 +36,9 @@ export interface LegacyEvmParams {
 
 /** Runs the checks of a legacy EVM `enable`; `context.platform` is the coin's own entry. */
 export function planLegacyEvmEnable(command: EnableActivationCommand, context: PlanContext): LegacyEvmParams {
+  if (command.addressFormat !== undefined) {
+    throw invalidRequest(`address_format: ${command.ticker} is an EVM coin, whose address has one format; address_format applies to UTXO coins`);
+  }
   const nodes = planUrls(command.ticker, command.urls);
   const swapContracts = planSwapContracts(command, { ticker: command.ticker, required: true, fieldPrefix: '' });
   const { chainId, token } = planChain(command.ticker, context);

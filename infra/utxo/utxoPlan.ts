@@ -82,7 +82,7 @@ export function planElectrum(command: ElectrumActivationCommand, { platform: ent
  */
 export function planNative(command: EnableActivationCommand, { platform: entry, platformProtocol, coins }: PlanContext): NativePlanParams {
   const swapContracts = platformProtocol.type === 'QRC20' ? planQrc20SwapContracts(command) : undefined;
-  const base = planBase(command, entry, undefined);
+  const base = planBase(command, entry, command.addressFormat);
   const qrc20 = planQrc20Token(command.ticker, platformProtocol, swapContracts);
   const daemonEntry = platformProtocol.type === 'QRC20' ? qrc20DaemonEntry(entry, platformProtocol.platform, coins) : entry;
   const conf = daemonConfPath(daemonEntry);

@@ -15,6 +15,7 @@ export function toEnableCommand(params: LegacyEnableParams): EnableActivationCom
     urls: params.urls,
     ...toSwapContracts(params),
     ...toUtxoMergeSpec(params.utxo_merge_params),
+    ...(params.address_format === undefined ? {} : { addressFormat: params.address_format }),
     ...(params.path_to_address === undefined ? {} : { pathToAddress: toAddressPathRequest(params.path_to_address) }),
     ...(params.gas_station_url === undefined
       ? {}

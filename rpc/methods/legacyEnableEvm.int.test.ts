@@ -257,6 +257,7 @@ describe('legacy enable: EVM request checks, in order (spec 4.7, 7.2)', () => {
     ['an ERC20 contract not EIP-55 checksummed', () => enableBody('LOWER-ERC20'), "Failed to activate ERC20 token 'LOWER-ERC20': contract_address is not an EIP-55 checksummed address"],
     ['a gas station that is not http(s)', () => enableBody('ETH', { gas_station_url: 'wss://station.example/SECRET' }), 'gas_station_url wss://station.example: expected an http:// or https:// URL'],
     ['another address than the Iguana key\'s one', () => enableBody('ETH', { path_to_address: { account_id: 0, chain: 'Internal', address_id: 0 } }), "path_to_address asks for account 0, Internal, address 0 of ETH, but an Iguana key (enable_hd false) has one address per coin: leave path_to_address out (or give account 0, External, address 0), or set enable_hd to choose an HD address"],
+    ['address_format (an EVM address has one format)', () => enableBody('ETH', { address_format: { format: 'standard' } }), 'address_format: ETH is an EVM coin, whose address has one format; address_format applies to UTXO coins'],
     ['utxo_merge_params (an EVM coin has no UTXOs to merge either)', () => enableBody('ETH', { utxo_merge_params: { merge_at: 50 } }), /^utxo_merge_params is not supported: merging UTXOs means signing and broadcasting transactions/],
   ];
   for (const [name, body, message] of cases) {

@@ -121,6 +121,17 @@ describe('legacy enable with a native daemon (litecoind regtest)', () => {
     });
   }
 
+  test('address_format is read as electrum reads it: a switch to segwit is refused before the daemon is asked', async () => {
+    const refused = await s.legacy('enable', { coin: 'LTC-DOWN', address_format: { format: 'segwit' } });
+    assert.equal(refused.status, 500);
+    assert.deepEqual(refused.body, { error: "LTC-DOWN: address_format segwit cannot replace the coins file's standard: both must be segwit, or both standard/cashaddress" });
+    const badPrefix = await s.legacy('enable', { coin: 'LTC-DOWN', address_format: { format: 'cashaddress', network: 'no such' } });
+    assert.match(badPrefix.body.error, /^LTC-DOWN: address_format network "no such" is not a CashAddr prefix/);
+    // An accepted format goes on to the daemon (which is down).
+    const accepted = await s.legacy('enable', { coin: 'LTC-DOWN', address_format: { format: 'standard' } });
+    assert.match(accepted.body.error, /^Failed to connect to the native daemon of LTC-DOWN/);
+  });
+
   test('utxo_merge_params is validated, then refused before the daemon is asked', async () => {
     // LTC-DOWN's daemon refuses connections: a request that got that far would say so.
     for (const [fields, message] of [
