@@ -85,6 +85,16 @@ function fakeMethods(received: unknown[]) {
         throw new TypeError(`legacy boom ${PASSWORD}`);
       },
     }),
+    legacy_schema_bug: defineMethod({
+      version: RpcVersion.Legacy,
+      params: {
+        ...compile(Type.Object({})),
+        decode: () => {
+          throw new RangeError('Maximum call stack size exceeded');
+        },
+      },
+      handle: () => 'unreachable',
+    }),
     disable_coin: defineMethod({
       version: RpcVersion.Legacy,
       params: compile(Type.Object({ coin: Type.String() })),
@@ -452,6 +462,68 @@ describe('dispatcher: batches', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body[0].error_type, 'InvalidRequest');
     assert.equal(res.body[1].error_type, 'InvalidRequest');
+  });
+});
+
+/**
+ * `body` as JSON text with each `"DEEP:<n>"` string replaced by `n` arrays nested around a number
+ * (`DEEP:2` → `[[1]]`, 2 levels). Written as text: `JSON.stringify` itself recurses per level.
+ */
+function withNesting(body: unknown): string {
+  return JSON.stringify(body).replace(/"DEEP:(\d+)"/g, (_, n: string) => `${'['.repeat(Number(n))}1${']'.repeat(Number(n))}`);
+}
+const nested = (levels: number) => `DEEP:${levels}`;
+
+describe('dispatcher: hostile bodies', () => {
+  const TOO_DEEP = 'Error parsing request: (root): the body nests objects and arrays deeper than 127 levels';
+
+  it('a legacy request nested deeper than 127 levels is a legacy InvalidRequest, before auth and schema', async () => {
+    const { call, received } = setup();
+    for (const levels of [127, 50_000]) {
+      const res = await call(withNesting({ userpass: 'wrong-guess-deep', method: 'electrum', coin: 'KMD', mm2: nested(levels) }));
+      assert.deepEqual([res.status, res.body], [500, { error: TOO_DEEP }]);
+    }
+    assert.equal((await call(withNesting({ userpass: PASSWORD, method: 'electrum', coin: 'KMD', mm2: nested(126) }))).status, 200, '127 levels pass');
+    assert.equal(received.length, 1);
+  });
+
+  it('a v2 request (or a name without mmrpc that is not legacy) nested too deep is a v2 InvalidRequest 400 with its id', async () => {
+    const { call } = setup();
+    const res = await call(withNesting(v2('enable_thing', { ticker: 'ETH', nodes: [{ url: nested(40_000) }] }, { id: 4 })));
+    assertV2Error(res, 400, 'InvalidRequest', true);
+    assert.equal(res.body.error, TOO_DEEP);
+    assert.equal(res.body.id, 4);
+    const unknownName = await call(withNesting({ userpass: PASSWORD, method: 'nope', x: nested(200) }));
+    assertV2Error(unknownName, 400, 'InvalidRequest', true);
+    const badVersion = await call(withNesting({ mmrpc: '1.0', method: 'nope', x: nested(200) }));
+    assertV2Error(badVersion, 400, 'InvalidMmRpcVersion', true);
+  });
+
+  it('a batch is the first level: each element is answered in its own form', async () => {
+    const { call } = setup();
+    const res = await call(
+      withNesting([
+        { userpass: PASSWORD, method: 'electrum', coin: 'KMD', mm2: nested(125) },
+        { userpass: PASSWORD, method: 'electrum', coin: 'KMD', mm2: nested(126) },
+        v2('get_enabled_coins', { deep: nested(30_000) }),
+      ]),
+    );
+    assert.equal(res.status, 200);
+    assert.equal(res.body[0].result, 'success');
+    assert.deepEqual(res.body[1], { error: TOO_DEEP });
+    assert.equal(res.body[2].error_type, 'InvalidRequest');
+  });
+
+  it('an unexpected failure of a legacy request answers in the legacy form', async () => {
+    const { call } = setup();
+    assert.deepEqual(await call({ userpass: PASSWORD, method: 'legacy_schema_bug' }), { status: 500, body: { error: 'Internal error' } });
+  });
+
+  it('a "__proto__" key of a legacy body stays a field: it never supplies the fields the schema requires', async () => {
+    const { call, received } = setup();
+    const res = await call(`{"userpass":"${PASSWORD}","method":"electrum","__proto__":{"coin":"KMD"}}`);
+    assert.deepEqual([res.status, res.body], [500, { error: 'Error parsing request: coin: Expected required property' }]);
+    assert.equal(received.length, 0);
   });
 });
 

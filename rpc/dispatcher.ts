@@ -5,7 +5,10 @@
  *
  * Order for one request, as in the reference:
  *  - not an object → v2 `InvalidRequest`;
- *  - `mmrpc` present (not null): not "2.0" → `InvalidMmRpcVersion` (before auth); else v2 path;
+ *  - `mmrpc` present (not null): not "2.0" → `InvalidMmRpcVersion` (before auth);
+ *  - nested deeper than `maxDepth` → `InvalidRequest` in the request's own form, told from its
+ *    top-level keys alone (before auth and before any schema check, which would recurse);
+ *  - `mmrpc` "2.0" → v2 path;
  *  - no `mmrpc`: `method` not a string → v2 path (fails the envelope, no auth); else auth with
  *    legacy-form errors, then a legacy method answers in legacy form and any other name continues
  *    on the v2 path as if `mmrpc` were "2.0" (so an unknown name is a v2 `NoSuchMethod`);
@@ -31,6 +34,7 @@ import {
   type InvokeContext,
 } from './invoke.ts';
 import { parseJsonBody } from './json.ts';
+import { DEFAULT_MAX_DEPTH, nestsDeeperThan } from './limits.ts';
 import { consoleLog, type Log } from '../kernel/log.ts';
 import { RpcVersion, type MethodDef, type MethodTable, type RpcCaller } from './methods.ts';
 
@@ -47,6 +51,12 @@ export interface DispatcherOptions {
   readonly auth: AuthGuard;
   /** Defaults to JSON lines on stderr. Never receives a body, `userpass` or params. */
   readonly log?: Log;
+  /**
+   * Deepest nesting of a body (see {@link DEFAULT_MAX_DEPTH}); a batch element may nest one level
+   * less, the batch's array being the first.
+   * @default 127
+   */
+  readonly maxDepth?: number;
 }
 
 export interface Dispatcher {
@@ -82,6 +92,7 @@ function describeVersion(v: unknown): string {
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { methods, legacyMethods, auth } = options;
   const log = options.log ?? consoleLog;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   for (const [name, def] of Object.entries(legacyMethods ?? {})) {
     if (def.version !== RpcVersion.Legacy) throw new TypeError(`legacyMethods.${name} is not a legacy method`);
   }
@@ -122,43 +133,53 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return invokeV2(def, req.params, id, context(req.method, caller, req));
   }
 
-  function route(req: unknown, caller: RpcCaller): MaybeAsync<DispatchResult> {
+  /** Whether `req` is answered in the legacy form: no `mmrpc` and a legacy method's name (top-level keys only). */
+  const isLegacyForm = (req: JsonObject): boolean =>
+    (req.mmrpc === undefined || req.mmrpc === null) && typeof req.method === 'string' && legacyMethod(req.method) !== undefined;
+
+  function route(req: unknown, caller: RpcCaller, depthBudget: number): MaybeAsync<DispatchResult> {
     if (!isObject(req)) {
       return v2Failure(invalidRequest('(root): Expected object'), null, errorOrigin('dispatcher', 'envelope'));
     }
     const id = responseId(req.id);
-    if (req.mmrpc !== undefined && req.mmrpc !== null) {
-      if (req.mmrpc !== MMRPC_VERSION) {
-        const detail = `${describeVersion(req.mmrpc)}, expected \`${MMRPC_VERSION}\``;
-        const err = new ActivationError(ErrorType.InvalidMmRpcVersion, `Error parsing mmrpc version: ${detail}`, detail);
-        return v2Failure(err, id, errorOrigin('dispatcher', 'version'));
-      }
-      return routeV2(req, caller, id, false);
+    const v2 = req.mmrpc !== undefined && req.mmrpc !== null;
+    if (v2 && req.mmrpc !== MMRPC_VERSION) {
+      const detail = `${describeVersion(req.mmrpc)}, expected \`${MMRPC_VERSION}\``;
+      const err = new ActivationError(ErrorType.InvalidMmRpcVersion, `Error parsing mmrpc version: ${detail}`, detail);
+      return v2Failure(err, id, errorOrigin('dispatcher', 'version'));
     }
+    if (nestsDeeperThan(req, depthBudget)) {
+      const err = invalidRequest(`(root): the body nests objects and arrays deeper than ${maxDepth} levels`);
+      return isLegacyForm(req) ? legacyFailure(err) : v2Failure(err, id, errorOrigin('dispatcher', 'depth'));
+    }
+    if (v2) return routeV2(req, caller, id, false);
     const asV2 = { ...req, mmrpc: MMRPC_VERSION };
     if (typeof req.method !== 'string') return routeV2(asV2, caller, id, false);
     const verdict = auth.check(req.userpass, caller);
     if (!verdict.ok) return legacyFailure(refused(verdict.error, caller));
     const def = legacyMethod(req.method);
     if (def === undefined) return routeV2(asV2, caller, id, true);
-    const flat: JsonObject = {};
-    for (const [k, v] of Object.entries(req)) if (!LEGACY_ENVELOPE_KEYS.has(k)) flat[k] = v;
+    // fromEntries defines keys (a `__proto__` key stays a plain field, never the prototype).
+    const flat: JsonObject = Object.fromEntries(Object.entries(req).filter(([k]) => !LEGACY_ENVELOPE_KEYS.has(k)));
     return invokeLegacy(def, flat, context(req.method, caller, req));
   }
 
-  /** An unexpected failure while routing `req`: logged (redacted), answered as a generic `InternalError`. */
+  /**
+   * An unexpected failure while routing `req`: logged (redacted), answered as a generic
+   * `InternalError` in the request's own form.
+   */
   function internalFailure(e: unknown, req: unknown, caller: RpcCaller): DispatchResult {
     const request = isObject(req) ? req : {};
     const name = typeof request.method === 'string' ? request.method.slice(0, 100) : '(unknown)';
     logInternal(e, context(name, caller, request));
     const err = new ActivationError(ErrorType.InternalError, INTERNAL_ERROR_MESSAGE);
-    return v2Failure(err, responseId(request.id), errorOrigin('dispatcher', 'internal'));
+    return isLegacyForm(request) ? legacyFailure(err) : v2Failure(err, responseId(request.id), errorOrigin('dispatcher', 'internal'));
   }
 
-  /** One element: never rejects; an unexpected failure becomes a generic v2 `InternalError`. */
-  function handleOne(req: unknown, caller: RpcCaller): MaybeAsync<DispatchResult> {
+  /** One element: never rejects; an unexpected failure becomes a generic `InternalError`. */
+  function handleOne(req: unknown, caller: RpcCaller, depthBudget: number): MaybeAsync<DispatchResult> {
     try {
-      const answer = route(req, caller);
+      const answer = route(req, caller, depthBudget);
       return answer instanceof Promise ? answer.catch((e: unknown) => internalFailure(e, req, caller)) : answer;
     } catch (e) {
       return internalFailure(e, req, caller);
@@ -170,12 +191,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const parsed = parseJsonBody(rawBody);
       if (!parsed.ok) return { status: 500, body: { error: parsed.message } };
       if (Array.isArray(parsed.value)) {
-        return Promise.all(parsed.value.map((el: unknown) => handleOne(el, caller))).then((answers) => ({
+        return Promise.all(parsed.value.map((el: unknown) => handleOne(el, caller, maxDepth - 1))).then((answers) => ({
           status: 200,
           body: answers.map((a) => a.body),
         }));
       }
-      return handleOne(parsed.value, caller);
+      return handleOne(parsed.value, caller, maxDepth);
     },
   };
 }

@@ -7,6 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from './dispatcher.ts';
 import { consoleLog, type Log } from '../kernel/log.ts';
+import { answerText } from './json.ts';
+import { bodyTooLarge, decodeUtf8, DEFAULT_MAX_BODY_BYTES, NOT_UTF8 } from './limits.ts';
 
 export interface HttpServerOptions {
   /** Address to bind, e.g. `127.0.0.1` (the reference's `rpcip` default). */
@@ -14,7 +16,10 @@ export interface HttpServerOptions {
   /** Port to bind; 0 picks a free one (the reference's `rpcport` default is 7783). */
   readonly port: number;
   readonly dispatcher: Dispatcher;
-  /** Largest accepted body; larger ones get 413 without being read. Default 1 MiB. */
+  /**
+   * Largest accepted body; larger ones get 413 without being read.
+   * @default 1 MiB ({@link DEFAULT_MAX_BODY_BYTES})
+   */
   readonly maxBodyBytes?: number;
   readonly log?: Log;
   /** `Access-Control-Allow-Origin` value (the reference's `rpccors`, default `http://localhost:3000`). */
@@ -30,10 +35,6 @@ export interface RunningHttpServer {
   /** Stops accepting, lets in-flight requests answer (up to `closeGraceMs`), then resolves. */
   close(): Promise<void>;
 }
-
-const MiB = 1024 * 1024;
-/** Strict decoding, as the reference's JSON parser: invalid UTF-8 is refused, not replaced. */
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Reads at most `max` bytes, then calls `done` once with the body, or with `undefined` when it was
@@ -69,21 +70,17 @@ export function clientIdOf(remoteAddress: string | undefined): string {
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { dispatcher } = options;
-  const maxBodyBytes = options.maxBodyBytes ?? MiB;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? consoleLog;
   const cors = options.corsOrigin ?? 'http://localhost:3000';
   const graceMs = options.closeGraceMs ?? 5_000;
   let closing = false;
 
   const send = (res: http.ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void => {
-    let text: string;
-    try {
-      text = JSON.stringify(body) ?? 'null';
-    } catch (e) {
-      log.error('rpc response is not serialisable', { error: e instanceof Error ? e.message : String(e) });
-      status = 500;
-      text = JSON.stringify({ error: 'Internal error' });
-    }
+    const out = answerText(status, body, (e) =>
+      log.error('rpc response is not serialisable', { error: e instanceof Error ? e.message : String(e) }),
+    );
+    const text = out.text;
     const headers: Record<string, string | number> = {
       'Content-Type': 'application/json',
       'Content-Length': Buffer.byteLength(text),
@@ -91,16 +88,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       ...extra,
     };
     if (closing) headers.Connection = 'close';
-    res.writeHead(status, headers).end(text);
+    res.writeHead(out.status, headers).end(text);
   };
 
   const answer = (res: http.ServerResponse, body: Buffer, caller: { clientId: string }): void => {
-    let text: string;
-    try {
-      text = utf8.decode(body);
-    } catch {
-      return send(res, 500, { error: 'The request body is not valid UTF-8' });
-    }
+    const text = decodeUtf8(body);
+    if (text === undefined) return send(res, NOT_UTF8.status, NOT_UTF8.body);
     const result = dispatcher.handle(text, caller);
     if (!(result instanceof Promise)) return send(res, result.status, result.body);
     result.then(
@@ -137,7 +130,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (req.method !== 'POST') {
       return send(res, 405, { error: 'Only POST requests are supported!' }, { Allow: 'POST, OPTIONS' });
     }
-    const tooLarge = { error: `Request body is larger than ${maxBodyBytes} bytes` };
+    const tooLarge = bodyTooLarge(maxBodyBytes);
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > maxBodyBytes) return send(res, 413, tooLarge, { Connection: 'close' });
     const caller = { clientId: clientIdOf(req.socket.remoteAddress) };

@@ -46,3 +46,16 @@ export function parseJsonBody(text: string): JsonParseResult {
     return { ok: false, message: safeJsonErrorMessage(e, text) };
   }
 }
+
+/**
+ * An answer as JSON text; a body that cannot be serialised (a bug) becomes HTTP 500
+ * `{"error":"Internal error"}`, so every transport always answers JSON.
+ */
+export function answerText(status: number, body: unknown, onError: (error: unknown) => void): { status: number; text: string } {
+  try {
+    return { status, text: JSON.stringify(body) ?? 'null' };
+  } catch (error) {
+    onError(error);
+    return { status: 500, text: JSON.stringify({ error: 'Internal error' }) };
+  }
+}

@@ -15,6 +15,7 @@ const PASSWORD = 'Nats-rpc-pw-42!';
 let server: NatsServer;
 let nc: NatsConnection;
 let stop: () => Promise<void>;
+let stopSmall: () => Promise<void>;
 
 before(async () => {
   server = await startNatsServer();
@@ -36,15 +37,18 @@ before(async () => {
     log: silentLog,
   });
   stop = serveRpcOverNats({ nc, nodeId: 'node-a', dispatcher, log: silentLog }).stop;
+  stopSmall = serveRpcOverNats({ nc, nodeId: 'node-small', dispatcher, log: silentLog, maxBodyBytes: 256 }).stop;
 });
 after(async () => {
+  await stopSmall();
   await stop();
   await nc.close();
   await server.stop();
 });
 
-async function call(body: unknown, client: NatsConnection = nc): Promise<{ status: number; body: any }> {
-  const reply = await client.request('activation.rpc.node-a', JSON.stringify(body), { timeout: 5_000 });
+async function call(body: unknown, client: NatsConnection = nc, subject = 'activation.rpc.node-a'): Promise<{ status: number; body: any }> {
+  const payload = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
+  const reply = await client.request(subject, payload, { timeout: 5_000 });
   return { status: Number(reply.headers?.get(RPC_STATUS_HEADER)), body: reply.json() };
 }
 
@@ -79,4 +83,16 @@ test('wrong passwords are counted per NATS connection, like per IP over HTTP', a
   } finally {
     await other.close();
   }
+});
+
+test('the body bounds of HTTP hold over NATS: size (413), UTF-8 (500), nesting (InvalidRequest)', async () => {
+  const big = await call({ mmrpc: '2.0', userpass: PASSWORD, method: 'echo', params: { text: 'x'.repeat(300) } }, nc, 'activation.rpc.node-small');
+  assert.deepEqual(big, { status: 413, body: { error: 'Request body is larger than 256 bytes' } });
+  const notUtf8 = await call(new Uint8Array([0x7b, 0xff, 0x7d]));
+  assert.deepEqual(notUtf8, { status: 500, body: { error: 'The request body is not valid UTF-8' } });
+  const deep = `{"mmrpc":"2.0","userpass":"${PASSWORD}","method":"echo","params":{"text":${'['.repeat(30_000)}${']'.repeat(30_000)}},"id":2}`;
+  const refused = await call(deep);
+  assert.equal(refused.status, 400);
+  assert.equal(refused.body.error_type, 'InvalidRequest');
+  assert.equal(refused.body.id, 2);
 });
