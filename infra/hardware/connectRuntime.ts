@@ -8,7 +8,7 @@ import type { DeviceEvent, UiEvent } from '@trezor/connect';
 import { systemClock, type Clock } from '../../kernel/clock.ts';
 import type { DeviceInfo } from '../../actors/ports/hardwareWallet.ts';
 import { createDeviceLock, type DeviceLock } from './deviceLock.ts';
-import { hwError } from './hwErrors.ts';
+import { hwError, libraryLoadFailure } from './hwErrors.ts';
 import { installFetchBackstop, patchConnectDownloads, safeOrigin } from './networkGuard.ts';
 import { pinnedUdpTransport } from './pinnedUdpTransport.ts';
 import type { Log } from '../../kernel/log.ts';
@@ -84,7 +84,7 @@ export async function releaseConnect(): Promise<void> {
 async function start({ host, port, clock = systemClock, log }: RuntimeOptions): Promise<ConnectRuntime & { dispose(): Promise<void> }> {
   const startedAt = clock.now();
   const refused = (url: string) => log?.warn('blocked a network request of @trezor/connect', { origin: safeOrigin(url) });
-  const [connectModule, transportModule, udpModule] = await loadModules(refused);
+  const [connectModule, transportModule, udpModule] = await loadModules(refused, log);
   const api = unwrapDefault(connectModule.default);
   let stopped: () => void = () => {};
   const transportStopped = new Promise<void>((resolve) => (stopped = resolve));
@@ -151,13 +151,14 @@ async function start({ host, port, clock = systemClock, log }: RuntimeOptions): 
 }
 
 /** The lazily imported modules, with connect's downloads patched out (see `networkGuard.ts`). */
-async function loadModules(refused: (url: string) => void) {
+async function loadModules(refused: (url: string) => void, log: Log | undefined) {
   try {
     const modules = await Promise.all([import('@trezor/connect'), import('@trezor/transport'), import('@trezor/transport/lib/api/udp.js')]);
     patchConnectDownloads(refused);
     return modules;
   } catch (error) {
-    throw hwError('Failure', { detail: `@trezor/connect is unusable: ${(error as Error)?.message ?? String(error)}`, cause: error });
+    log?.error('@trezor/connect could not be loaded', { error: (error as Error)?.message ?? String(error) });
+    throw libraryLoadFailure(error);
   }
 }
 

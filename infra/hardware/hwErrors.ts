@@ -55,3 +55,14 @@ export function fromConnectFailure(payload: { error?: unknown; code?: unknown })
   const kind = (code !== undefined ? KIND_OF_CODE[code] : undefined) ?? (/PIN invalid/i.test(text) ? 'WrongPin' : 'Failure');
   return hwError(kind, { code, detail: code === undefined ? text : `${text} (${code})` });
 }
+
+/**
+ * The library could not be loaded. Node's loader messages name files by absolute path
+ * (`Cannot find package '…' imported from /srv/app/…`), so the answer carries the loader's code
+ * only; the caller logs the message.
+ */
+export function libraryLoadFailure(error: unknown): ActivationError {
+  const code = (error as { code?: unknown } | null)?.code;
+  const reason = typeof code === 'string' && /^[A-Z0-9_]{1,64}$/.test(code) ? code : 'failed to load';
+  return hwError('Failure', { detail: `@trezor/connect is unusable (${reason}); the service log has the details`, cause: error });
+}

@@ -3,11 +3,13 @@
  * `confpath` (a `USERHOME/` prefix means the home directory), else `~/.<name>/<name>.conf`
  * (Komodo asset chains: `~/.komodo/<asset>/<asset>.conf`). `rpcuser`, `rpcpassword` and `rpcport`
  * are read at top level and, for a test network, from its `[test]` / `[regtest]` section first;
- * the entry's `rpcport` is the fallback. Messages name the file, never its secrets.
+ * the entry's `rpcport` is the fallback. Messages name the file as the daemon does
+ * (`~/.komodo/komodo.conf`), or a configured `confpath` by its file name: never an absolute path,
+ * which would tell a caller the home directory and the account the service runs as.
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { CoinEntry } from '../../spec/coins.ts';
 
 export interface DaemonCredentials {
@@ -21,15 +23,29 @@ export class DaemonConfError extends Error {
   override name = 'DaemonConfError';
 }
 
-/** The config file's path for `entry`, or why it cannot be known. */
-export function daemonConfPath(entry: CoinEntry & { asset?: unknown }, home: string = homedir()): { path: string } | { problem: string } {
+/** Where a daemon's config file is, and how messages name it. */
+export interface DaemonConfPath {
+  /** The file to read. */
+  readonly path: string;
+  /** Its name in messages, quoted: `'~/.komodo/komodo.conf'`, or `'x.conf' (the coins file's confpath)`. */
+  readonly shown: string;
+}
+
+/** A file in the home directory, named as the daemon names it: `'~/.komodo/komodo.conf'`. */
+function inHome(home: string, relative: string): DaemonConfPath {
+  return { path: join(home, relative), shown: `'~/${relative}'` };
+}
+
+/** The config file for `entry`, or why it cannot be known. */
+export function daemonConfPath(entry: CoinEntry & { asset?: unknown }, home: string = homedir()): DaemonConfPath | { problem: string } {
   const declared = entry.confpath?.trim();
-  if (declared) return { path: declared.startsWith('USERHOME/') ? join(home, declared.slice('USERHOME/'.length)) : declared };
-  if (typeof entry.asset === 'string' && entry.asset !== '') return { path: join(home, '.komodo', entry.asset, `${entry.asset}.conf`) };
+  if (declared?.startsWith('USERHOME/')) return inHome(home, declared.slice('USERHOME/'.length));
+  if (declared) return { path: declared, shown: `'${basename(declared)}' (the coins file's confpath)` };
+  if (typeof entry.asset === 'string' && entry.asset !== '') return inHome(home, `.komodo/${entry.asset}/${entry.asset}.conf`);
   if (entry.name === undefined || entry.name === '') {
     return { problem: `${entry.coin}: the coins file sets neither confpath nor name, so the daemon's config file cannot be found` };
   }
-  return { path: join(home, `.${entry.name}`, `${entry.name}.conf`) };
+  return inHome(home, `.${entry.name}/${entry.name}.conf`);
 }
 
 /** The section a test network's settings live in (`network` of the coins entry). */
@@ -38,20 +54,20 @@ function networkSection(entry: CoinEntry & { network?: unknown }): string | unde
 }
 
 /** Reads and parses the daemon's config; throws a `DaemonConfError` saying what is missing. */
-export async function readDaemonCredentials(entry: CoinEntry, path: string): Promise<DaemonCredentials> {
+export async function readDaemonCredentials(entry: CoinEntry, conf: DaemonConfPath): Promise<DaemonCredentials> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readFile(conf.path, 'utf8');
   } catch (error) {
-    throw new DaemonConfError(`Error parsing the native wallet configuration '${path}': ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    throw new DaemonConfError(`Error parsing the native wallet configuration ${conf.shown}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
   }
   const ini = parseIni(text);
   const section = networkSection(entry);
   const read = (key: string) => (section === undefined ? undefined : ini.get(`${section}.${key}`)) ?? ini.get(key);
   const user = read('rpcuser');
-  if (user === undefined) throw new DaemonConfError(`Conf file ${path} doesn't have the rpcuser key`);
+  if (user === undefined) throw new DaemonConfError(`Conf file ${conf.shown} doesn't have the rpcuser key`);
   const password = read('rpcpassword');
-  if (password === undefined) throw new DaemonConfError(`Conf file ${path} doesn't have the rpcpassword key`);
+  if (password === undefined) throw new DaemonConfError(`Conf file ${conf.shown} doesn't have the rpcpassword key`);
   const confPort = Number(read('rpcport'));
   const port = Number.isInteger(confPort) && confPort > 0 && confPort < 65536 ? confPort : entry.rpcport;
   if (port === undefined) throw new DaemonConfError('Rpc port is not set neither in `coins` file nor in native daemon config');

@@ -11,7 +11,7 @@ import { invalidRequest } from '../../spec/errors.ts';
 import { parseHostPort } from '../electrum/electrumChannel.ts';
 import { resolveAddressPath, type AddressPathRequest } from '../../actors/hdPlan.ts';
 import type { AddressPath } from '../../actors/ports/keyProvider.ts';
-import { daemonConfPath } from './daemonConf.ts';
+import { daemonConfPath, type DaemonConfPath } from './daemonConf.ts';
 import { planQrc20SwapContracts, planQrc20Token, qrc20DaemonEntry, type Qrc20PlanParams } from './qrc20Plan.ts';
 import { utxoAddressRule, type UtxoAddressRule } from './utxoAddress.ts';
 
@@ -40,7 +40,7 @@ export interface ElectrumPlanParams extends UtxoPlanBase {
 /** Validated native `enable` parameters: the daemon's config file to read at activation. */
 export interface NativePlanParams extends UtxoPlanBase {
   readonly mode: 'native';
-  readonly confPath: string;
+  readonly confPath: DaemonConfPath;
   /** The entry the daemon's credentials are read for (a QRC20's platform entry; else the coin's own). */
   readonly daemonEntry: CoinEntry;
   /** QRC20 only: the token and swap contracts. */
@@ -87,7 +87,7 @@ export function planNative(command: EnableActivationCommand, { platform: entry, 
   const daemonEntry = platformProtocol.type === 'QRC20' ? qrc20DaemonEntry(entry, platformProtocol.platform, coins) : entry;
   const conf = daemonConfPath(daemonEntry);
   if ('problem' in conf) throw invalidRequest(conf.problem);
-  return { ...base, mode: 'native', confPath: conf.path, daemonEntry, ...(qrc20 === undefined ? {} : { qrc20, decimals: entry.decimals }) };
+  return { ...base, mode: 'native', confPath: conf, daemonEntry, ...(qrc20 === undefined ? {} : { qrc20, decimals: entry.decimals }) };
 }
 
 /** The address rule (the request may override the entry's format) and the confirmations. */

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crypto as btcCrypto } from 'bitcoinjs-lib';
 import { refusedUrl } from '../../devnet/index.ts';
@@ -101,8 +101,8 @@ describe('legacy enable with a native daemon (litecoind regtest)', () => {
 
   const failures: [string, string, (body: string) => void][] = [
     ['LTC-DOWN', 'the daemon is down', (e) => assert.match(e, /^Failed to connect to the native daemon of LTC-DOWN at 127\.0\.0\.1:\d+: .*ECONNREFUSED/)],
-    ['LTC-NOFILE', 'the config file is missing', (e) => assert.equal(e, `Error parsing the native wallet configuration '${join(dir, 'missing.conf')}': ENOENT`)],
-    ['LTC-NOUSER', 'no rpcuser', (e) => assert.match(e, /^Conf file .*nouser\.conf doesn't have the rpcuser key$/)],
+    ['LTC-NOFILE', 'the config file is missing (named by its file name, not its path)', (e) => assert.equal(e, "Error parsing the native wallet configuration 'missing.conf' (the coins file's confpath): ENOENT")],
+    ['LTC-NOUSER', 'no rpcuser', (e) => assert.equal(e, "Conf file 'nouser.conf' (the coins file's confpath) doesn't have the rpcuser key")],
     ['LTC-BADPW', 'a wrong password (never echoed)', (e) => {
       assert.match(e, /^Failed to connect to the native daemon of LTC-BADPW at 127\.0\.0\.1:\d+: .*HTTP 401/);
       assert.doesNotMatch(e, /not-the-password-4711/);
@@ -145,5 +145,12 @@ describe('legacy enable with a native daemon (litecoind regtest)', () => {
       else assert.match(body.error, message);
     }
     assert.equal((await s.v2('get_enabled_coins')).body.result.coins.some((c: { ticker: string }) => c.ticker === 'LTC-DOWN'), false);
+  });
+
+  test('the failures are recorded without a path: ActivationFailed names the file as the answer does', async () => {
+    const log = await readFile(join(s.dir, 'db', 'events.log'), 'utf8');
+    const failed = log.split('\n').filter((line) => line.includes('"ActivationFailed"') && line.includes('LTC-NOFILE'));
+    assert.ok(failed.length > 0 && failed.every((line) => line.includes("'missing.conf' (the coins file's confpath)")), failed.join('\n'));
+    assert.ok(!log.includes(dir) && !log.includes(homedir()), 'no configured or home path in the event log');
   });
 });
