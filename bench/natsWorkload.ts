@@ -5,6 +5,7 @@
  */
 import type { DomainEvent, EventOf } from '../spec/events.ts';
 import { coinStream, taskStream } from '../events/log/eventLog.ts';
+import { mulberry32 } from '../devnet/testing/seededRandom.ts';
 
 /** One event to append, and the aggregate stream it goes to. */
 export interface WorkloadEvent {
@@ -18,18 +19,6 @@ const REAL_TICKERS = ['ETH', 'BNB', 'MATIC', 'AVAX', 'FTM', 'ONE', 'GLMR', 'ETC'
 /** Concurrent activations; each slot owns its own tickers, so no coin has two activations at once. */
 const SLOTS = 16;
 const TICKERS_PER_SLOT = 4;
-
-/** mulberry32: a tiny seeded PRNG (uniform in [0, 1)). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * An endless, deterministic stream of realistic events: {@link SLOTS} activations in flight at
@@ -50,7 +39,7 @@ export class ActivationWorkload {
   #forgettable: number[] = [];
 
   constructor(seed = 1) {
-    this.#rand = random(seed);
+    this.#rand = mulberry32(seed);
     this.#tickers = Array.from({ length: SLOTS * TICKERS_PER_SLOT }, (_, i) => REAL_TICKERS[i] ?? `EVM${i}`);
     for (let s = 0; s < SLOTS; s++) this.#slots.push([]);
   }
