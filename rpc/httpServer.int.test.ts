@@ -163,6 +163,18 @@ describe('httpServer', () => {
     await query.body?.cancel();
   });
 
+  it('answers what the HTTP parser refuses with JSON too: a malformed request 400, huge headers 431', async () => {
+    const malformed = await raw(server.port, ['NOT HTTP AT ALL\r\n\r\n']);
+    assert.equal(malformed.status, 400);
+    assert.match(malformed.head, /content-type: application\/json/i);
+    assert.deepEqual(JSON.parse(malformed.body), { error: 'Bad Request' });
+    const huge = await raw(server.port, [`POST / HTTP/1.1\r\nHost: ${HOST}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`]);
+    assert.equal(huge.status, 431);
+    assert.deepEqual(JSON.parse(huge.body), { error: 'Request Header Fields Too Large' });
+    const after = await post(server.url, { userpass: PASSWORD, method: 'electrum', coin: 'KMD' });
+    assert.equal(after.status, 200, 'the server keeps serving');
+  });
+
   it('refuses a declared oversize body with 413 before reading it', async () => {
     const before = dispatched;
     const res = await raw(server.port, [

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Dispatcher } from './dispatcher.ts';
 import { consoleLog, type Log } from '../kernel/log.ts';
 import { answerText } from './json.ts';
@@ -55,6 +56,18 @@ function readBody(req: http.IncomingMessage, max: number, done: (body: Buffer | 
   req.on('end', () => {
     if (size <= max) done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
   });
+}
+
+/**
+ * What Node's parser refuses before a request exists (a malformed request line or header, headers
+ * too large) gets a JSON body too, with the status Node would send: 431, 408 or 400.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const [status, reason] =
+    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout'] : [400, 'Bad Request'];
+  const body = JSON.stringify({ error: reason });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 /** `::ffff:127.0.0.1` → `127.0.0.1`; the port is not part of the id (lockout is per address). */
@@ -138,6 +151,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 
   const server = http.createServer(onRequest);
+  server.on('clientError', answerClientError);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
