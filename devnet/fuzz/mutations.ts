@@ -87,6 +87,8 @@ function outOfRange(schema: TSchema, rand: SeededRandom): unknown {
   if (schema.pattern !== undefined) candidates.push('0x');
   if (schema.minimum !== undefined) candidates.push(schema.minimum - 1);
   if (schema.maximum !== undefined) candidates.push(schema.maximum + 1);
+  if (schema.exclusiveMinimum !== undefined) candidates.push(schema.exclusiveMinimum);
+  if (schema.exclusiveMaximum !== undefined) candidates.push(schema.exclusiveMaximum);
   if (schema.type === 'integer') candidates.push(0.5, 2 ** 53 + 2, 1e308);
   candidates.push('NotAValue', -1);
   return rand.pick(candidates);

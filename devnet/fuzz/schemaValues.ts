@@ -78,6 +78,8 @@ export function fits(schema: TSchema, value: unknown): boolean {
   if (typeof value === 'number') {
     if (schema.minimum !== undefined && value < schema.minimum) return false;
     if (schema.maximum !== undefined && value > schema.maximum) return false;
+    if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) return false;
+    if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) return false;
   }
   if (kind === 'Object' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const record = value as Record<string, unknown>;
@@ -128,8 +130,11 @@ export function validInstance(schema: TSchema, field: string, rand: SeededRandom
       return fits(schema, pooled) ? pooled : 'x'.repeat(schema.minLength ?? 1);
     }
     case 'Integer':
-    case 'Number':
-      return rand.int(schema.minimum ?? 0, Math.min(schema.maximum ?? 10, (schema.minimum ?? 0) + 10));
+    case 'Number': {
+      const min = schema.minimum ?? (schema.exclusiveMinimum === undefined ? 0 : Math.floor(schema.exclusiveMinimum) + 1);
+      const max = schema.maximum ?? (schema.exclusiveMaximum === undefined ? min + 10 : Math.ceil(schema.exclusiveMaximum) - 1);
+      return rand.int(min, Math.min(max, min + 10));
+    }
     case 'Boolean':
       return rand.chance(0.5);
     case 'Null':
