@@ -475,6 +475,19 @@ function withNesting(body: unknown): string {
 const nested = (levels: number) => `DEEP:${levels}`;
 
 describe('dispatcher: hostile bodies', () => {
+  it('a batch of up to 1000 requests is answered element by element; a larger one is 413 as a whole, nothing routed', async () => {
+    const { call, received } = setup();
+    const full = await call(Array.from({ length: 1000 }, () => v2('get_enabled_coins', {})));
+    assert.equal(full.status, 200);
+    assert.equal(full.body.length, 1000);
+    const seen = received.length;
+    const tooMany = await call(Array.from({ length: 1001 }, () => ({ userpass: PASSWORD, method: 'electrum', coin: 'KMD' })));
+    assert.deepEqual([tooMany.status, tooMany.body], [413, { error: 'A batch may hold at most 1000 requests; this one holds 1001' }]);
+    const tiny = await call(`[${Array(500_000).fill('1').join(',')}]`);
+    assert.deepEqual([tiny.status, tiny.body], [413, { error: 'A batch may hold at most 1000 requests; this one holds 500000' }]);
+    assert.equal(received.length, seen, 'no element of a refused batch reached a method');
+  });
+
   const TOO_DEEP = 'Error parsing request: (root): the body nests objects and arrays deeper than 127 levels';
 
   it('a legacy request nested deeper than 127 levels is a legacy InvalidRequest, before auth and schema', async () => {

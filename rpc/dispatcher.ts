@@ -34,7 +34,7 @@ import {
   type InvokeContext,
 } from './invoke.ts';
 import { parseJsonBody } from './json.ts';
-import { DEFAULT_MAX_DEPTH, nestsDeeperThan } from './limits.ts';
+import { batchTooLarge, DEFAULT_MAX_BATCH, DEFAULT_MAX_DEPTH, nestsDeeperThan } from './limits.ts';
 import { consoleLog, type Log } from '../kernel/log.ts';
 import { RpcVersion, type MethodDef, type MethodTable, type RpcCaller } from './methods.ts';
 
@@ -57,6 +57,11 @@ export interface DispatcherOptions {
    * @default 127
    */
   readonly maxDepth?: number;
+  /**
+   * Most requests in one batch (see {@link DEFAULT_MAX_BATCH}); a larger batch is answered 413 as a whole.
+   * @default 1000
+   */
+  readonly maxBatch?: number;
 }
 
 export interface Dispatcher {
@@ -93,6 +98,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { methods, legacyMethods, auth } = options;
   const log = options.log ?? consoleLog;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
   for (const [name, def] of Object.entries(legacyMethods ?? {})) {
     if (def.version !== RpcVersion.Legacy) throw new TypeError(`legacyMethods.${name} is not a legacy method`);
   }
@@ -191,6 +197,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const parsed = parseJsonBody(rawBody);
       if (!parsed.ok) return { status: 500, body: { error: parsed.message } };
       if (Array.isArray(parsed.value)) {
+        if (parsed.value.length > maxBatch) return { status: 413, body: batchTooLarge(maxBatch, parsed.value.length) };
         return Promise.all(parsed.value.map((el: unknown) => handleOne(el, caller, maxDepth - 1))).then((answers) => ({
           status: 200,
           body: answers.map((a) => a.body),

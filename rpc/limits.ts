@@ -21,6 +21,20 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
  */
 export const DEFAULT_MAX_DEPTH = 127;
 
+/**
+ * Most requests in one batch. Each element is routed, authenticated and answered on its own, so a
+ * 1 MiB body of 500,000 tiny elements would hold the event loop for seconds (about 14 µs each) and
+ * answer ~100 MB; a larger batch is answered 413 as a whole, before any element is looked at. The
+ * reference has no limit; a client with more coins sends several batches.
+ * @default 1000
+ */
+export const DEFAULT_MAX_BATCH = 1000;
+
+/** The 413 body of a batch with more than `maxBatch` requests. */
+export function batchTooLarge(maxBatch: number, size: number): { error: string } {
+  return { error: `A batch may hold at most ${maxBatch} requests; this one holds ${size}` };
+}
+
 /** The 413 body (`{"error": …}`, the transport's own answer, as for every body-level failure). */
 export function bodyTooLarge(maxBodyBytes: number): { error: string } {
   return { error: `Request body is larger than ${maxBodyBytes} bytes` };
