@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { daemonConfPath, parseIni, readDaemonCredentials } from './daemonConf.ts';
 
 describe('native daemon config', () => {
-  test('where the file is: confpath (USERHOME/ prefix), asset chains, ~/.<name>/<name>.conf', () => {
+  test('where the file is: confpath (~/ or USERHOME/ prefix), asset chains, ~/.<name>/<name>.conf', () => {
     assert.deepEqual(daemonConfPath({ coin: 'X', confpath: 'USERHOME/.x/x.conf' }, '/home/u'), { path: '/home/u/.x/x.conf', shown: "'~/.x/x.conf'" });
+    assert.deepEqual(daemonConfPath({ coin: 'X', confpath: '~/.x/x.conf' }, '/home/u'), { path: '/home/u/.x/x.conf', shown: "'~/.x/x.conf'" });
     assert.deepEqual(daemonConfPath({ coin: 'X', confpath: '/etc/x.conf', name: 'ignored' }, '/home/u'), {
       path: '/etc/x.conf',
       shown: "'x.conf' (the coins file's confpath)",

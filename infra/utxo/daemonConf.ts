@@ -1,6 +1,6 @@
 /**
  * Where a native daemon's RPC is and how to log in (docs/compatibility.md §9): the coins entry's
- * `confpath` (a `USERHOME/` prefix means the home directory), else `~/.<name>/<name>.conf`
+ * `confpath` (a `~/` or `USERHOME/` prefix means the home directory, as in the reference), else `~/.<name>/<name>.conf`
  * (Komodo asset chains: `~/.komodo/<asset>/<asset>.conf`). `rpcuser`, `rpcpassword` and `rpcport`
  * are read at top level and, for a test network, from its `[test]` / `[regtest]` section first;
  * the entry's `rpcport` is the fallback. Messages name the file as the daemon does
@@ -39,7 +39,8 @@ function inHome(home: string, relative: string): DaemonConfPath {
 /** The config file for `entry`, or why it cannot be known. */
 export function daemonConfPath(entry: CoinEntry & { asset?: unknown }, home: string = homedir()): DaemonConfPath | { problem: string } {
   const declared = entry.confpath?.trim();
-  if (declared?.startsWith('USERHOME/')) return inHome(home, declared.slice('USERHOME/'.length));
+  const homePrefix = ['~/', 'USERHOME/'].find((prefix) => declared?.startsWith(prefix));
+  if (declared && homePrefix) return inHome(home, declared.slice(homePrefix.length));
   if (declared) return { path: declared, shown: `'${basename(declared)}' (the coins file's confpath)` };
   if (typeof entry.asset === 'string' && entry.asset !== '') return inHome(home, `.komodo/${entry.asset}/${entry.asset}.conf`);
   if (entry.name === undefined || entry.name === '') {
