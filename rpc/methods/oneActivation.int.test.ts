@@ -260,3 +260,37 @@ async function row(first: First): Promise<void> {
   }
   await disableAll(first);
 }
+
+describe('one coin, one activation: a token and its platform disabled', () => {
+  test('an ERC20 enabled alone outlives its platform; listing it stays refused until it is disabled itself', async () => {
+    try {
+      await legacyEnable('USDT-ERC20');
+      await ok(s.v2('enable_eth_with_tokens', platformParams(ETH, [])));
+      assert.equal((await s.legacy('disable_coin', { coin: 'ETH', force_disable: true })).status, 200);
+      assert.deepEqual((await enabledEverywhere(s, 'ETH disabled')).map((c) => c.ticker), ['USDT-ERC20']);
+      assert.equal((await s.legacy('my_balance', { coin: 'USDT-ERC20' })).body.balance, '1234.567891');
+      assertAlreadyActivated(await s.v2('enable_eth_with_tokens', platformParams(ETH, ['USDT-ERC20'])), AnswerForm.V2, 'USDT-ERC20', 'listed after');
+      assert.equal((await s.legacy('disable_coin', { coin: 'USDT-ERC20' })).status, 200);
+      await ok(s.v2('enable_eth_with_tokens', platformParams(ETH, ['USDT-ERC20'])));
+      assert.deepEqual((await enabledEverywhere(s, 'listed at last')).map((c) => c.ticker), ['ETH', 'USDT-ERC20']);
+    } finally {
+      await forceDisableAll();
+    }
+  });
+
+  test('a token enabled with its platform is let go with it: disabled with force_disable, or alone', async () => {
+    try {
+      await ok(s.v2('enable_eth_with_tokens', platformParams(ETH, ['USDT-ERC20'])));
+      assert.equal((await s.legacy('disable_coin', { coin: 'ETH', force_disable: true })).status, 200);
+      assert.deepEqual(await enabledEverywhere(s, 'forced'), []);
+      await legacyEnable('USDT-ERC20');
+      assert.equal((await s.legacy('disable_coin', { coin: 'USDT-ERC20' })).status, 200);
+      await ok(s.v2('enable_eth_with_tokens', platformParams(ETH, ['USDT-ERC20'])));
+      assert.equal((await s.legacy('disable_coin', { coin: 'USDT-ERC20' })).status, 200);
+      await legacyEnable('USDT-ERC20');
+      assert.deepEqual((await enabledEverywhere(s, 'alone again')).map((c) => c.ticker), ['ETH', 'USDT-ERC20']);
+    } finally {
+      await forceDisableAll();
+    }
+  });
+});
