@@ -149,6 +149,11 @@ export class CoinRegistry {
     const actor = this.#actorFor(plan.ticker);
     const holder = options.reservation?.holder;
     actor.send({ type: 'ACTIVATE', plan, ...(holder === undefined ? {} : { holder }) });
+    // The machine accepts exactly what admission asked it about: a refusal here would be a bug, and
+    // without this check its request would wait for an attempt that never starts.
+    if (!actor.getSnapshot().matches('activating')) {
+      throw new ActivationError(ErrorType.InternalError, `the activation of ${plan.ticker} did not start`);
+    }
     const outcome = activationOutcome(actor, actor.getSnapshot().context.attempt, plan, options.onChainRead);
     return this.#events.afterDurable(plan.ticker, outcome);
   }
