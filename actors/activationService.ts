@@ -12,11 +12,16 @@ import {
   type EnableActivationCommand,
   type PlatformActivationCommand,
 } from './ports/chainFamily.ts';
-import type { CoinRegistry } from './coinRegistry.ts';
+import type { ActivationRequest, CoinRegistry } from './coinRegistry.ts';
 import type { Activation } from './activationOutcome.ts';
 import type { ChainFamilies } from './chainFamilies.ts';
 
 type LegacyCommand = ElectrumActivationCommand | EnableActivationCommand;
+
+/** What admission reads of a platform-with-tokens command: its coin, form and token tickers. */
+export function platformRequest(command: PlatformActivationCommand): ActivationRequest {
+  return { ticker: command.ticker, via: command.via, tokens: command.tokens.map((t) => t.ticker) };
+}
 
 /** The HD wallet of the session (HD mode only). */
 export interface HdWallet {
@@ -70,8 +75,16 @@ export class ActivationService {
    * registers nothing.
    */
   enablePlatformWithTokens(command: PlatformActivationCommand): Promise<Activation> {
-    const { ticker, via } = command;
-    return this.#registry.activate({ ticker, via, plan: () => this.planPlatform(command) });
+    return this.#registry.activate({ ...platformRequest(command), plan: () => this.planPlatform(command) });
+  }
+
+  /**
+   * Refuses at once, worded for the request's form, a request whose coin or tokens are already
+   * activated (the registry's one rule), so that answer comes before any check of the request's
+   * other fields, even their shape. Starting the activation checks again, atomically.
+   */
+  assertCanActivate(request: ActivationRequest): void {
+    this.#registry.assertCanActivate(request);
   }
 
   /**
@@ -133,7 +146,7 @@ export class ActivationService {
    */
   enableElectrum(command: ElectrumActivationCommand, requestMm2: number | undefined): Promise<Activation> {
     const { ticker, via } = command;
-    return this.#registry.activate({ ticker, via, plan: () => this.plan(command, requestMm2) });
+    return this.#registry.activate({ ticker, via, tokens: [], plan: () => this.plan(command, requestMm2) });
   }
 
   /**
@@ -143,7 +156,7 @@ export class ActivationService {
    */
   enableLegacy(command: EnableActivationCommand, requestMm2: number | undefined): Promise<Activation> {
     const { ticker, via } = command;
-    return this.#registry.activate({ ticker, via, plan: () => this.plan(command, requestMm2) });
+    return this.#registry.activate({ ticker, via, tokens: [], plan: () => this.plan(command, requestMm2) });
   }
 
   /**

@@ -130,8 +130,8 @@ describe('CoinRegistry', () => {
 
     // and while still activating, a direct call throws synchronously
     assert.throws(() => registry.activate(plan('ETH')), (e) => expectAlreadyActivated(e, 'ETH'));
-    assert.throws(() => registry.assertCanActivate('ETH'), (e) => expectAlreadyActivated(e, 'ETH'));
-    assert.doesNotThrow(() => registry.assertCanActivate('BNB'), 'other tickers are independent');
+    assert.throws(() => registry.assertCanActivate(plan('ETH')), (e) => expectAlreadyActivated(e, 'ETH'));
+    assert.doesNotThrow(() => registry.assertCanActivate(plan('BNB')), 'other tickers are independent');
 
     chain.last().resolve(coin('ETH', ['USDT-ERC20']));
     const activated = await (accepted[0] as PromiseFulfilledResult<{ inner: Promise<ActivatedCoin> }>).value.inner;
@@ -305,10 +305,13 @@ describe('CoinRegistry', () => {
   });
 });
 
+/** A task's request for `ticker` with `tokens`. */
+const taskRequest = (ticker: string, tokens: string[] = []) => ({ ticker, via: ActivationVia.EnableEthTask, tokens });
+
 describe('CoinRegistry admission: one place, one message per method form', () => {
   const legacyRequest = (ticker: string, via: ActivationVia = ActivationVia.Enable) => {
     const planned: string[] = [];
-    return { planned, request: { ticker, via, plan: () => (planned.push(ticker), fakePlan(ticker, [], { via })) } };
+    return { planned, request: { ticker, via, tokens: [], plan: () => (planned.push(ticker), fakePlan(ticker, [], { via })) } };
   };
   const expectLegacySentence = (ticker: string) => (e: unknown) => {
     expectAlreadyActivated(e, ticker);
@@ -325,10 +328,10 @@ describe('CoinRegistry admission: one place, one message per method form', () =>
     const log = await openLog();
     const chain = fakeChain();
     const registry = new CoinRegistry({ log, families: { activate: chain.activateCoin } });
-    const reservation = registry.reserve('ETH', ActivationVia.EnableEthTask);
+    const reservation = registry.reserve(taskRequest('ETH'));
 
     assert.throws(() => registry.activate(plan('ETH')), expectBareTicker('ETH'));
-    assert.throws(() => registry.reserve('ETH', ActivationVia.EnableEthTask), expectBareTicker('ETH'));
+    assert.throws(() => registry.reserve(taskRequest('ETH')), expectBareTicker('ETH'));
     for (const via of [ActivationVia.Enable, ActivationVia.Electrum]) {
       const legacy = legacyRequest('ETH', via);
       assert.throws(() => registry.activate(legacy.request), expectLegacySentence('ETH'));
@@ -361,8 +364,8 @@ describe('CoinRegistry admission: one place, one message per method form', () =>
 
     assert.throws(() => registry.activate(legacyRequest('ETH').request), expectLegacySentence('ETH'));
     assert.throws(() => registry.activate(legacyRequest('USDT-ERC20').request), expectLegacySentence('USDT-ERC20'));
-    assert.doesNotThrow(() => registry.assertCanActivate('USDT-ERC20'), 'the token rule is a legacy one');
-    assert.doesNotThrow(() => registry.assertCanActivate('DAI-ERC20', ActivationVia.Enable), 'a token not enabled is free');
+    assert.throws(() => registry.assertCanActivate(plan('USDT-ERC20')), expectBareTicker('USDT-ERC20'), 'and to v2, as a coin of its own');
+    assert.doesNotThrow(() => registry.assertCanActivate(legacyRequest('DAI-ERC20').request), 'a token not enabled is free');
 
     const again = registry.activate(plan('ETH'));
     assert.equal(registry.view('ETH').state, 'activating');
@@ -385,6 +388,158 @@ describe('CoinRegistry admission: one place, one message per method form', () =>
     const recorded = (await stored(log)).find((e) => e.type === 'CoinActivated');
     assert.equal(summary.attempt, 2);
     assert.deepEqual(recorded?.data, summary);
+    await registry.stop();
+  });
+});
+
+describe('CoinRegistry admission: one coin, one activation, as a coin of its own or as a token', () => {
+  const legacy = (ticker: string, via: ActivationVia = ActivationVia.Enable) => fakePlan(ticker, [], { via });
+  const v2 = (ticker: string, tokens: string[]) => fakePlan(ticker, tokens, { via: ActivationVia.EnableEthWithTokens });
+  /** Asserts `run` is refused as already activated, naming `ticker` in the form of `via`. */
+  const refusedNaming = (run: () => unknown, ticker: string, via: ActivationVia, why: string) =>
+    assert.throws(
+      run,
+      (e) => {
+        expectAlreadyActivated(e, ticker);
+        const legacyForm = via === ActivationVia.Enable || via === ActivationVia.Electrum;
+        assert.equal((e as ActivationError).message, legacyForm ? `Coin ${ticker} already initialized` : ticker);
+        return true;
+      },
+      why,
+    );
+
+  async function setup() {
+    const log = await openLog();
+    const chain = fakeChain();
+    const registry = new CoinRegistry({ log, families: { activate: chain.activateCoin } });
+    return { log, chain, registry };
+  }
+
+  test('Given an ERC20 activated on its own (legacy enable), when a platform request lists it as a token, then it is refused naming the token, and no chain work starts', async () => {
+    const { chain, registry } = await setup();
+    const standalone = registry.activate(legacy('USDT-ERC20'));
+    chain.last().resolve(coin('USDT-ERC20'));
+    await standalone;
+
+    refusedNaming(() => registry.activate(v2('ETH', ['DAI-ERC20', 'USDT-ERC20'])), 'USDT-ERC20', ActivationVia.EnableEthWithTokens, 'v2');
+    refusedNaming(() => registry.reserve(taskRequest('ETH', ['USDT-ERC20'])), 'USDT-ERC20', ActivationVia.EnableEthTask, 'a task init');
+    assert.equal(chain.calls.length, 1, 'only the first activation reached the chain');
+    assert.equal(registry.view('ETH').state, 'inactive', 'the refused platform is not held either');
+    assert.equal(registry.view('ETH').coin, null);
+
+    // the platform without the token is a coin of its own: free
+    const eth = registry.activate(v2('ETH', ['DAI-ERC20']));
+    chain.last().resolve(coin('ETH', ['DAI-ERC20']));
+    await eth;
+    // and once the standalone token is disabled, the platform may enable it with it
+    await registry.disable('USDT-ERC20', false);
+    await registry.disable('ETH', true);
+    assert.doesNotThrow(() => registry.assertCanActivate(v2('ETH', ['USDT-ERC20'])));
+    await registry.stop();
+  });
+
+  test('Given a platform activation in flight with a token, when the token is asked for by any form, then it is refused; once the activation fails, it is free', async () => {
+    const { chain, registry } = await setup();
+    const eth = registry.activate(v2('ETH', ['USDT-ERC20']));
+    eth.catch(() => undefined);
+    assert.equal(registry.view('ETH').state, 'activating');
+    for (const via of [ActivationVia.Enable, ActivationVia.Electrum]) {
+      refusedNaming(() => registry.activate(legacy('USDT-ERC20', via)), 'USDT-ERC20', via, via);
+    }
+    refusedNaming(() => registry.activate(v2('USDT-ERC20', [])), 'USDT-ERC20', ActivationVia.EnableEthWithTokens, 'v2, as a platform');
+    refusedNaming(() => registry.reserve(taskRequest('USDT-ERC20')), 'USDT-ERC20', ActivationVia.EnableEthTask, 'a task, as a platform');
+    refusedNaming(() => registry.activate(v2('TRX', ['USDT-ERC20'])), 'USDT-ERC20', ActivationVia.EnableEthWithTokens, 'another platform listing it');
+    assert.doesNotThrow(() => registry.assertCanActivate(legacy('DAI-ERC20')), 'a token it does not list is free');
+
+    chain.last().reject(new ActivationError(ErrorType.Transport, 'down', 'down'));
+    await assert.rejects(eth);
+    const alone = registry.activate(legacy('USDT-ERC20'));
+    chain.last().resolve(coin('USDT-ERC20'));
+    await alone;
+    await registry.stop();
+  });
+
+  test('Given a token activated on its own in flight, when a platform request lists it, then it is refused naming the token', async () => {
+    const { chain, registry } = await setup();
+    const alone = registry.activate(legacy('USDT-ERC20'));
+    alone.catch(() => undefined);
+    refusedNaming(() => registry.activate(v2('ETH', ['USDT-ERC20'])), 'USDT-ERC20', ActivationVia.EnableEthWithTokens, 'v2');
+    refusedNaming(() => registry.reserve(taskRequest('ETH', ['USDT-ERC20'])), 'USDT-ERC20', ActivationVia.EnableEthTask, 'task');
+    assert.equal(chain.calls.length, 1);
+    chain.last().reject(new ActivationError(ErrorType.Transport, 'down', 'down'));
+    await assert.rejects(alone);
+    assert.doesNotThrow(() => registry.assertCanActivate(v2('ETH', ['USDT-ERC20'])), 'free once it failed');
+    await registry.stop();
+  });
+
+  test('Given a task holding a platform and its tokens, when others ask for a token, then they are refused while the holder activates them; released, they are free', async () => {
+    const { chain, registry } = await setup();
+    const reservation = registry.reserve(taskRequest('ETH', ['USDT-ERC20']));
+    refusedNaming(() => registry.activate(legacy('USDT-ERC20')), 'USDT-ERC20', ActivationVia.Enable, 'a legacy enable of the token');
+    refusedNaming(() => registry.activate(v2('TRX', ['USDT-ERC20'])), 'USDT-ERC20', ActivationVia.EnableEthWithTokens, 'another platform');
+    refusedNaming(() => registry.reserve(taskRequest('USDT-ERC20')), 'USDT-ERC20', ActivationVia.EnableEthTask, 'a task of the token');
+
+    const held = registry.activate(fakePlan('ETH', ['USDT-ERC20'], { via: ActivationVia.EnableEthTask }), { reservation });
+    chain.last().reject(new ActivationError(ErrorType.Transport, 'down', 'down'));
+    await assert.rejects(held);
+    refusedNaming(() => registry.activate(legacy('USDT-ERC20')), 'USDT-ERC20', ActivationVia.Enable, 'held until the task ends');
+    reservation.release();
+    assert.doesNotThrow(() => registry.assertCanActivate(legacy('USDT-ERC20')));
+    await registry.stop();
+  });
+
+  test('Given a token held by a platform, when a request names it as its own coin, then it is refused (the token is a coin, whatever form)', async () => {
+    const { chain, registry } = await setup();
+    const eth = registry.activate(v2('ETH', ['USDT-ERC20']));
+    chain.last().resolve(coin('ETH', ['USDT-ERC20']));
+    await eth;
+    refusedNaming(() => registry.activate(v2('USDT-ERC20', ['DAI-ERC20'])), 'USDT-ERC20', ActivationVia.EnableEthWithTokens, 'v2');
+    refusedNaming(() => registry.activate(legacy('USDT-ERC20', ActivationVia.Electrum)), 'USDT-ERC20', ActivationVia.Electrum, 'electrum');
+    // the platform itself named as a token of another request
+    refusedNaming(() => registry.activate(v2('TRX', ['ETH'])), 'ETH', ActivationVia.EnableEthWithTokens, 'an active platform listed as a token');
+    await registry.stop();
+  });
+
+  test('Given a passive platform keeping a token, when it is re-activated listing that token, then it is admitted; another platform, or the token as a coin, is refused; a passive platform is never a token', async () => {
+    const { chain, registry } = await setup();
+    const eth = registry.activate(v2('ETH', ['USDT-ERC20']));
+    chain.last().resolve(coin('ETH', ['USDT-ERC20']));
+    await eth;
+    await registry.disable('ETH', false);
+    assert.equal(registry.view('ETH').state, 'passive');
+
+    refusedNaming(() => registry.activate(v2('TRX', ['USDT-ERC20'])), 'USDT-ERC20', ActivationVia.EnableEthWithTokens, 'another platform');
+    refusedNaming(() => registry.activate(v2('TRX', ['ETH'])), 'ETH', ActivationVia.EnableEthWithTokens, 'a passive platform as a token');
+    refusedNaming(() => registry.reserve(taskRequest('USDT-ERC20')), 'USDT-ERC20', ActivationVia.EnableEthTask, 'the kept token as a platform');
+
+    const again = registry.activate(v2('ETH', ['USDT-ERC20', 'DAI-ERC20']));
+    refusedNaming(() => registry.activate(legacy('DAI-ERC20')), 'DAI-ERC20', ActivationVia.Enable, 'a new token of the re-activation, in flight');
+    chain.last().resolve(coin('ETH', ['USDT-ERC20', 'DAI-ERC20']));
+    await again;
+    assert.deepEqual(registry.view('ETH').coin?.tokens.map((t) => t.ticker), ['USDT-ERC20', 'DAI-ERC20'], 'each token once');
+
+    // disabling the platform with force lets its tokens go
+    await registry.disable('ETH', true);
+    assert.doesNotThrow(() => registry.assertCanActivate(legacy('USDT-ERC20')));
+    assert.doesNotThrow(() => registry.assertCanActivate(v2('TRX', ['DAI-ERC20'])));
+    await registry.stop();
+  });
+
+  test('Given a token disabled alone, then it is free again; a plan whose tokens differ from its admitted request is refused and registers nothing', async () => {
+    const { log, chain, registry } = await setup();
+    const eth = registry.activate(v2('ETH', ['USDT-ERC20']));
+    chain.last().resolve(coin('ETH', ['USDT-ERC20']));
+    await eth;
+    await registry.disableToken('ETH', 'USDT-ERC20');
+    const alone = registry.activate(legacy('USDT-ERC20'));
+    chain.last().resolve(coin('USDT-ERC20'));
+    await alone;
+
+    const before = (await stored(log)).length;
+    const sneaky = { ticker: 'TRX', via: ActivationVia.EnableEthWithTokens, tokens: [], plan: () => v2('TRX', ['USDT-ERC20']) };
+    assert.throws(() => registry.activate(sneaky), (e) => isActivationError(e) && e.errorType === ErrorType.InternalError);
+    assert.equal(registry.view('TRX').state, 'inactive');
+    assert.equal((await stored(log)).length, before);
     await registry.stop();
   });
 });

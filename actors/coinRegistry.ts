@@ -2,7 +2,7 @@ import { createActor, fromPromise, getInitialSnapshot, type Actor } from 'xstate
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
 import type { EventLog } from '../events/log/eventLog.ts';
-import { coinActivationMachine } from '../machines/coinActivation.machine.ts';
+import { coinActivationMachine, heldTokens } from '../machines/coinActivation.machine.ts';
 import { ActivationVia, isLegacyVia, type ActivatedCoin, type ActivationPlan } from '../machines/activation.types.ts';
 import { activationOutcome, type Activation } from './activationOutcome.ts';
 import { CoinEventWriter } from './coinEventWriter.ts';
@@ -41,13 +41,21 @@ export interface ActivateOptions {
 }
 
 /**
- * A request whose plan is built only once the registry has admitted it, so "already activated"
- * comes before any check of the request (the reference's order). `plan` runs synchronously; if it
- * throws, nothing is registered.
+ * What admission reads of a request: the coin, the request's form, and the tokens it would enable
+ * with the coin (none for the legacy forms). An `ActivationPlan` is one.
  */
-export interface PlanRequest {
+export interface ActivationRequest {
   readonly ticker: string;
   readonly via: ActivationVia;
+  readonly tokens: readonly string[];
+}
+
+/**
+ * A request whose plan is built only once the registry has admitted it, so "already activated"
+ * comes before any check of the request (the reference's order). `plan` runs synchronously; if it
+ * throws, nothing is registered. The plan must be for the same coin, form and tokens.
+ */
+export interface PlanRequest extends ActivationRequest {
   plan(): ActivationPlan;
 }
 
@@ -60,11 +68,14 @@ function alreadyActivated(ticker: string, via: ActivationVia): ActivationError {
   return new ActivationError(ErrorType.PlatformIsAlreadyActivated, message, ticker);
 }
 
+const sameTokens = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((t, i) => t === b[i]);
+
 /**
- * Owns one `coinActivation` actor per platform ticker for this session, and with it the rule
- * "one activation per coin per session": the check and the ACTIVATE command happen in the same
- * synchronous step, so of two concurrent requests exactly one proceeds. Every event an actor emits
- * is appended to the log; a command's promise settles only after its events are durable.
+ * Owns one `coinActivation` actor per coin activated on its own (a platform, a UTXO coin, an ERC20
+ * through legacy `enable`) for this session, and with it the rule "one coin, one activation"
+ * (docs/compatibility.md §12): the check and the ACTIVATE command happen in the same synchronous
+ * step, so of two concurrent requests exactly one proceeds. Every event an actor emits is appended
+ * to the log; a command's promise settles only after its events are durable.
  */
 export class CoinRegistry {
   readonly #actors = new Map<string, CoinActor>();
@@ -84,24 +95,39 @@ export class CoinRegistry {
 
   /**
    * The one admission point of every activation: throws `PlatformIsAlreadyActivated`, worded for
-   * the request's form, unless `ticker` may start an activation now. The coin's machine decides
-   * (activating, active, passive, held by another task's reservation); the registry adds the one
-   * rule that spans coins: to a legacy request, a token enabled with its platform is initialized.
-   * @param via the request's form; default `enable_eth_with_tokens` (v2).
+   * the request's form and naming the coin, unless the request's coin and every token it lists are
+   * free. A coin is taken when its own machine refuses it (activating, active, passive unless a v2
+   * platform form re-activates it, reserved by another task) or when another platform holds it as
+   * a token ({@link heldTokens}: enabled, requested in flight, or reserved). A token the request's
+   * own platform holds (kept by a passive platform, reserved by this task) stays free for it.
+   * Nothing here reads the request beyond tickers: it comes before every other check.
    */
-  assertCanActivate(ticker: string, via: ActivationVia = ActivationVia.EnableEthWithTokens, reservation?: Reservation): void {
+  assertCanActivate(request: ActivationRequest, reservation?: Reservation): void {
+    const { ticker, via, tokens } = request;
     const holder = reservation?.holder ?? NO_HOLDER;
-    const accepted = this.#snapshot(ticker).can({ type: 'RESERVE', holder, via });
-    if (!accepted || (isLegacyVia(via) && this.#enabledAsToken(ticker))) throw alreadyActivated(ticker, via);
+    const holders = this.#tokenHolders();
+    const taken = (coin: string, asTokenOf?: string): boolean => {
+      const platform = holders.get(coin);
+      if (platform !== undefined && platform !== asTokenOf) return true;
+      const ask = { type: 'RESERVE', holder, via, ...(asTokenOf === undefined ? {} : { asTokenOf }) } as const;
+      return !this.#snapshot(coin).can(ask);
+    };
+    if (taken(ticker)) throw alreadyActivated(ticker, via);
+    const token = tokens.find((t) => taken(t, ticker));
+    if (token !== undefined) throw alreadyActivated(token, via);
   }
 
-  /** Reserves `ticker` for a task (synchronously, after the same admission as `activate`). */
-  reserve(ticker: string, via: ActivationVia): Reservation {
+  /**
+   * Reserves the request's coin and its tokens for a task (synchronously, after the same admission
+   * as `activate`), until the returned reservation is released.
+   */
+  reserve(request: ActivationRequest): Reservation {
     this.#assertRunning();
-    this.assertCanActivate(ticker, via);
+    this.assertCanActivate(request);
+    const { ticker, via, tokens } = request;
     const holder = `reservation-${++this.#reservations}`;
     const actor = this.#actorFor(ticker);
-    actor.send({ type: 'RESERVE', holder, via });
+    actor.send({ type: 'RESERVE', holder, via, tokens: [...tokens] });
     const release = () => {
       if (actor.getSnapshot().status === 'active') actor.send({ type: 'RELEASE', holder });
     };
@@ -114,14 +140,19 @@ export class CoinRegistry {
    */
   activate(request: ActivationPlan | PlanRequest, options: ActivateOptions = {}): Promise<Activation> {
     this.#assertRunning();
-    this.assertCanActivate(request.ticker, request.via, options.reservation);
+    this.assertCanActivate(request, options.reservation);
     const plan = 'plan' in request ? request.plan() : request;
+    // Admitted for the request's coin, form and tokens: a plan for anything else is a bug.
+    if (plan.ticker !== request.ticker || plan.via !== request.via || !sameTokens(plan.tokens, request.tokens)) {
+      throw new ActivationError(ErrorType.InternalError, `the plan of ${plan.ticker} does not match its request`);
+    }
     const actor = this.#actorFor(plan.ticker);
     const holder = options.reservation?.holder;
     actor.send({ type: 'ACTIVATE', plan, ...(holder === undefined ? {} : { holder }) });
-    // Admitted in this same synchronous step: only a plan unlike its request is refused here.
+    // The machine accepts exactly what admission asked it about: a refusal here would be a bug, and
+    // without this check its request would wait for an attempt that never starts.
     if (!actor.getSnapshot().matches('activating')) {
-      throw new ActivationError(ErrorType.InternalError, `the plan of ${plan.ticker} does not match its request`);
+      throw new ActivationError(ErrorType.InternalError, `the activation of ${plan.ticker} did not start`);
     }
     const outcome = activationOutcome(actor, actor.getSnapshot().context.attempt, plan, options.onChainRead);
     return this.#events.afterDurable(plan.ticker, outcome);
@@ -192,9 +223,11 @@ export class CoinRegistry {
     return this.#actors.get(ticker)?.getSnapshot() ?? getInitialSnapshot(this.#machine, { ticker });
   }
 
-  /** Whether `ticker` is a token enabled with some platform (active, passive or re-activating). */
-  #enabledAsToken(ticker: string): boolean {
-    return [...this.#actors.values()].some((a) => a.getSnapshot().context.coin?.tokens.some((t) => t.ticker === ticker));
+  /** Every token some coin holds ({@link heldTokens}), with that coin's ticker. */
+  #tokenHolders(): Map<string, string> {
+    const holders = new Map<string, string>();
+    for (const [ticker, actor] of this.#actors) for (const token of heldTokens(actor.getSnapshot())) holders.set(token, ticker);
+    return holders;
   }
 
   #actorFor(ticker: string): CoinActor {

@@ -7,7 +7,7 @@ import { enableEthTaskMachine, type HardwareTimeouts, type PlannedTask } from '.
 import { KeyPolicy } from '../machines/activation.types.ts';
 import type { Clock } from '../kernel/clock.ts';
 import type { HardwareWallet } from './ports/hardwareWallet.ts';
-import type { ActivationService } from './activationService.ts';
+import { platformRequest, type ActivationService } from './activationService.ts';
 import type { PlatformActivationCommand } from './ports/chainFamily.ts';
 import type { CoinRegistry, Reservation } from './coinRegistry.ts';
 import type { Activation } from './activationOutcome.ts';
@@ -61,7 +61,7 @@ export class EnableEthTasks {
    * Resolves once the task's creation is durable, so its id can never be handed out again.
    */
   async init(command: PlatformActivationCommand): Promise<number> {
-    const reservation = this.#deps.registry.reserve(command.ticker, command.via);
+    const reservation = this.#deps.registry.reserve(platformRequest(command));
     const taskId = this.#nextId++;
     try {
       await this.#persist(taskId, {

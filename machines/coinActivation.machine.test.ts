@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fakeCoin, fakePlan, fakeToken } from '../devnet/testing/fixtures.ts';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { coinActivationMachine } from './coinActivation.machine.ts';
+import { coinActivationMachine, heldTokens } from './coinActivation.machine.ts';
 import { ActivationVia, type ActivatedCoin, type ActivatedToken, type ActivationPlan } from './activation.types.ts';
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
@@ -491,6 +491,58 @@ describe('coinActivation machine: who may start an activation (spec 3.1, reserva
       assert.equal(activatedEvent.data.attempt, 2);
       h.actor.send({ type: 'DISABLE', force: true });
       assert.equal(h.actor.getSnapshot().context.summary, null);
+    });
+  });
+
+  describe('Given tokens: what a coin holds besides itself (one coin, one activation)', () => {
+    const held = (h: ReturnType<typeof harness>) => heldTokens(h.actor.getSnapshot());
+
+    test('when a task RESERVEs it with tokens, then it holds them until RELEASE, and nothing else', () => {
+      const h = harness();
+      assert.deepEqual(held(h), []);
+      h.actor.send({ type: 'RESERVE', holder: 'task-1', via: ActivationVia.EnableEthTask, tokens: ['USDT-ERC20'] });
+      assert.deepEqual(held(h), ['USDT-ERC20']);
+      h.actor.send({ type: 'RESERVE', holder: 'task-2', via: ActivationVia.EnableEthTask, tokens: ['DAI-ERC20'] });
+      assert.deepEqual(held(h), ['USDT-ERC20'], 'a refused RESERVE takes nothing');
+      h.actor.send({ type: 'RELEASE', holder: 'task-1' });
+      assert.deepEqual(held(h), []);
+      assert.deepEqual(h.events, []);
+    });
+
+    test('when it activates, then it holds the requested tokens while in flight, the enabled ones after, and none once it failed', async () => {
+      const h = harness();
+      h.actor.send({ type: 'ACTIVATE', plan: plan(['USDT-ERC20', 'DAI-ERC20']) });
+      assert.deepEqual(held(h), ['USDT-ERC20', 'DAI-ERC20']);
+      h.lastCall().reject(new Error('down'));
+      await waitFor(h.actor, (s) => s.matches('inactive'));
+      assert.deepEqual(held(h), []);
+
+      h.actor.send({ type: 'ACTIVATE', plan: plan(['USDT-ERC20', 'DAI-ERC20']) });
+      h.lastCall().resolve(coin([token('USDT-ERC20', 6, 1n), token('DAI-ERC20', 18, 1n)]));
+      await waitFor(h.actor, (s) => s.matches('active'));
+      h.actor.send({ type: 'DISABLE_TOKEN', ticker: 'DAI-ERC20' });
+      assert.deepEqual(held(h), ['USDT-ERC20'], 'a disabled token is let go (the old plan does not count)');
+      h.actor.send({ type: 'DISABLE', force: false });
+      assert.deepEqual(held(h), ['USDT-ERC20'], 'a passive platform keeps its tokens');
+      h.actor.send({ type: 'DISABLE', force: true });
+      assert.deepEqual(held(h), []);
+    });
+
+    test('when asked whether it may join another platform as a token (asTokenOf), then only if inactive and free: a passive platform is re-activated only as itself', async () => {
+      const asToken = (holder = '') => ({ type: 'RESERVE', holder, via: ActivationVia.EnableEthWithTokens, asTokenOf: 'TRX' }) as const;
+      const asPlatform = { type: 'RESERVE', holder: '', via: ActivationVia.EnableEthWithTokens } as const;
+      const free = harness();
+      assert.equal(free.actor.getSnapshot().can(asToken()), true);
+      free.actor.send({ type: 'RESERVE', holder: 'task-1', via: ActivationVia.EnableEthTask });
+      assert.equal(free.actor.getSnapshot().can(asToken()), false, 'held by a task');
+      assert.equal(free.actor.getSnapshot().can(asToken('task-1')), true, 'by this task');
+
+      const h = await activated(['USDT-ERC20']);
+      assert.equal(h.actor.getSnapshot().can(asToken()), false, 'active');
+      h.actor.send({ type: 'DISABLE', force: false });
+      assert.equal(h.state(), 'passive');
+      assert.equal(h.actor.getSnapshot().can(asPlatform), true, 'passive: re-activated as a platform');
+      assert.equal(h.actor.getSnapshot().can(asToken()), false, 'but never as a token');
     });
   });
 });

@@ -1,4 +1,4 @@
-import { and, assign, emit, enqueueActions, fromPromise, setup } from 'xstate';
+import { and, assign, emit, enqueueActions, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { DomainEvent } from '../spec/events.ts';
 import { toActivationError, type ActivationError } from '../spec/errors.ts';
 import { isLegacyVia, summarizeActivation, type ActivatedCoin, type ActivationPlan } from './activation.types.ts';
@@ -13,7 +13,9 @@ import type { ActivationSummary, ActivationVia } from './activation.types.ts';
  * The machine is the one place that says whether the coin may start an activation: `ACTIVATE` is
  * accepted only where the table allows it, and a coin held by a running task (`RESERVE`, kept in
  * context, not a state of its own: spec 3.1 has none) accepts it only from that task. The registry
- * asks with `snapshot.can(...)`; a refusal is spec 3.1's "already activated" row.
+ * asks with `snapshot.can(...)`; a refusal is spec 3.1's "already activated" row. What one coin's
+ * machine cannot see, another platform holding this ticker as a token, the registry reads from
+ * every machine's {@link heldTokens}.
  */
 
 export interface CoinActivationInput {
@@ -31,14 +33,27 @@ export interface CoinActivationContext {
   readonly summary: ActivationSummary | null;
   /** Holder of the reservation (a running task), or null. Only that holder may ACTIVATE. */
   readonly reservedBy: string | null;
+  /** The tokens the holder will enable with this coin: held for it as long as the reservation. */
+  readonly reservedTokens: readonly string[];
 }
 
 /** Commands the machine accepts. */
 export type CoinActivationEvent =
   /** `holder`: the reservation the request holds, if any. */
   | { readonly type: 'ACTIVATE'; readonly plan: ActivationPlan; readonly holder?: string }
-  /** Holds the coin for a task until RELEASE; accepted exactly where ACTIVATE from `via` would be. */
-  | { readonly type: 'RESERVE'; readonly holder: string; readonly via: ActivationVia }
+  /**
+   * Holds the coin (and `tokens`, default none) for a task until RELEASE; accepted exactly where
+   * ACTIVATE from `via` would be. Asked (never sent) with `asTokenOf` for a coin another platform's
+   * request lists as its token: then only a free inactive coin is accepted, as a passive one is
+   * re-activated only as a platform.
+   */
+  | {
+      readonly type: 'RESERVE';
+      readonly holder: string;
+      readonly via: ActivationVia;
+      readonly tokens?: readonly string[];
+      readonly asTokenOf?: string;
+    }
   | { readonly type: 'RELEASE'; readonly holder: string }
   | { readonly type: 'CANCEL' }
   | { readonly type: 'DISABLE'; readonly force: boolean }
@@ -70,10 +85,10 @@ export const coinActivationMachine = setup({
     /** Not reserved, or reserved by this request's holder. */
     isFreeForRequest: ({ context, event }) =>
       (event.type === 'ACTIVATE' || event.type === 'RESERVE') && (context.reservedBy === null || context.reservedBy === event.holder),
-    /** Only the v2 platform-with-tokens forms re-activate a passive platform (docs/compatibility.md §10). */
+    /** Only the v2 platform-with-tokens forms re-activate a passive platform (docs/compatibility.md §10), never as a token. */
     reactivatesPlatform: ({ event }) => {
       const via = viaOf(event);
-      return via !== undefined && !isLegacyVia(via);
+      return via !== undefined && !isLegacyVia(via) && !(event.type === 'RESERVE' && event.asTokenOf !== undefined);
     },
     holdsReservation: ({ context, event }) => event.type === 'RELEASE' && context.reservedBy === event.holder,
     keepsTokensAlive: ({ context, event }) =>
@@ -91,8 +106,8 @@ export const coinActivationMachine = setup({
       lastError: null,
       summary: null,
     }),
-    reserve: assign({ reservedBy: ({ event }) => (event.type === 'RESERVE' ? event.holder : null) }),
-    release: assign({ reservedBy: null }),
+    reserve: assign(({ event }) => (event.type === 'RESERVE' ? { reservedBy: event.holder, reservedTokens: event.tokens ?? [] } : {})),
+    release: assign({ reservedBy: null, reservedTokens: [] }),
     emitRequested: emit(({ context }) => ({
       type: 'ActivationRequested' as const,
       data: {
@@ -135,7 +150,16 @@ export const coinActivationMachine = setup({
   },
 }).createMachine({
   id: 'coinActivation',
-  context: ({ input }) => ({ ticker: input.ticker, attempt: 0, plan: null, coin: null, lastError: null, summary: null, reservedBy: null }),
+  context: ({ input }) => ({
+    ticker: input.ticker,
+    attempt: 0,
+    plan: null,
+    coin: null,
+    lastError: null,
+    summary: null,
+    reservedBy: null,
+    reservedTokens: [],
+  }),
   initial: 'inactive',
   // A reservation ends when its holder lets go, whatever the coin's state.
   on: { RELEASE: { guard: 'holdsReservation', actions: 'release' } },
@@ -210,3 +234,14 @@ export const coinActivationMachine = setup({
     },
   },
 });
+
+/**
+ * The tokens this coin holds, so no other request may activate them: those enabled with it (active,
+ * passive, or kept while it re-activates), those its activation in flight requested, and those
+ * reserved with it by a task.
+ */
+export function heldTokens(snapshot: SnapshotFrom<typeof coinActivationMachine>): string[] {
+  const { coin, plan, reservedTokens } = snapshot.context;
+  const requested = snapshot.matches('activating') ? (plan?.tokens ?? []) : [];
+  return [...activeTokens(coin), ...requested, ...reservedTokens];
+}

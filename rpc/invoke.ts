@@ -75,6 +75,8 @@ function settle(
 
 /** Runs a v2 method; `params` absent or `null` is validated as `{}`. */
 export function invokeV2(def: MethodDef, params: unknown, id: ResponseId, ctx: InvokeContext): MaybeAsync<DispatchResult> {
+  const refused = admissionError(def, params ?? {}, ctx);
+  if (refused !== undefined) return v2Failure(refused, id, errorOrigin('handler', ctx.name));
   const decoded = def.params.decode(params ?? {});
   if (!decoded.ok) {
     return v2Failure(invalidRequest(describeProblem(decoded.problem, 'params')), id, errorOrigin('dispatcher', 'params'));
@@ -89,6 +91,8 @@ export function invokeV2(def: MethodDef, params: unknown, id: ResponseId, ctx: I
 
 /** Runs a legacy method on the flat body (without `userpass`, `method`, `mmrpc`). */
 export function invokeLegacy(def: MethodDef, flat: Record<string, unknown>, ctx: InvokeContext): MaybeAsync<DispatchResult> {
+  const refused = admissionError(def, flat, ctx);
+  if (refused !== undefined) return legacyFailure(refused);
   const decoded = def.params.decode(flat);
   if (!decoded.ok) return legacyFailure(invalidRequest(describeProblem(decoded.problem)));
   return settle(
@@ -97,6 +101,16 @@ export function invokeLegacy(def: MethodDef, flat: Record<string, unknown>, ctx:
     legacyFailure,
     ctx,
   );
+}
+
+/** What the method's `admit` refuses the raw params with, if anything. */
+function admissionError(def: MethodDef, raw: unknown, ctx: InvokeContext): ActivationError | undefined {
+  try {
+    def.admit?.(raw);
+    return undefined;
+  } catch (e) {
+    return handlerError(e, ctx);
+  }
 }
 
 /** Maps a thrown value to the error the client sees; anything but `ActivationError` becomes a generic `InternalError`. */

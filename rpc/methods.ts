@@ -18,6 +18,12 @@ export interface RpcCaller {
 export interface MethodDef<T extends TSchema = TSchema> {
   readonly version: RpcVersion;
   readonly params: CompiledSchema<T>;
+  /**
+   * Runs on the raw params (the flat body for legacy) before `params` checks them: for a refusal
+   * that must come before every other check of the request, such as "already activated"
+   * (docs/compatibility.md §12). Throws an `ActivationError`; must not trust the value's shape.
+   */
+  admit?(raw: unknown): void;
   /** May answer synchronously (a plain value) or with a Promise. */
   handle(params: Static<T>, caller: RpcCaller): unknown;
 }

@@ -5,17 +5,20 @@ import {
   enableEthTaskUserActionParams,
 } from '../../spec/enableEthTask.ts';
 import type { EnableEthTasks } from '../../actors/enableEthTasks.ts';
+import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
 import { renderTaskStatus } from '../../spec/render/taskStatus.ts';
 import { toPlatformCommand } from './enableEthWithTokens.ts';
+import { admitActivation } from './rawActivationRequest.ts';
 
-/** The four `task::enable_eth::*` methods (v2). */
-export function enableEthTaskMethods(tasks: EnableEthTasks) {
+/** The four `task::enable_eth::*` methods (v2); `service` refuses an already activated coin before `init` reads the request. */
+export function enableEthTaskMethods(tasks: EnableEthTasks, service: Pick<ActivationService, 'assertCanActivate'>) {
   return {
     'task::enable_eth::init': defineMethod({
       version: RpcVersion.V2,
       params: enableEthTaskInitParams,
+      admit: admitActivation((request) => service.assertCanActivate(request), ActivationVia.EnableEthTask),
       handle: async (params) => ({ task_id: await tasks.init(toPlatformCommand(params, ActivationVia.EnableEthTask)) }),
     }),
     'task::enable_eth::status': defineMethod({

@@ -11,6 +11,7 @@ import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia, KeyPolicy } from '../../machines/activation.types.ts';
 import { renderActivationResult } from '../../spec/render/activationResult.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
+import { admitActivation } from './rawActivationRequest.ts';
 
 /** Wire params → domain command. Policies this native build cannot serve are `InvalidRequest`. */
 export function toPlatformCommand(params: EnableEthWithTokensParams, via: PlatformActivationCommand['via']): PlatformActivationCommand {
@@ -76,6 +77,7 @@ export function enableEthWithTokensMethod(service: ActivationService) {
   return defineMethod({
     version: RpcVersion.V2,
     params: enableEthWithTokensParams,
+    admit: admitActivation((request) => service.assertCanActivate(request), ActivationVia.EnableEthWithTokens),
     async handle(params) {
       const command = toPlatformCommand(params, ActivationVia.EnableEthWithTokens);
       if (command.keyPolicy === KeyPolicy.Hardware) {

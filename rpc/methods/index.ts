@@ -11,7 +11,7 @@ import { legacyElectrumMethod } from './legacyElectrum.ts';
 export function buildMethodTables(service: ActivationService, tasks: EnableEthTasks): { methods: MethodTable; legacyMethods: MethodTable } {
   return {
     methods: {
-      ...enableEthTaskMethods(tasks),
+      ...enableEthTaskMethods(tasks, service),
       enable_eth_with_tokens: enableEthWithTokensMethod(service),
       get_enabled_coins: getEnabledCoinsV2Method(service),
       disable_coin: disableCoinMethod(service),

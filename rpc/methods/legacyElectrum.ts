@@ -5,6 +5,7 @@ import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia, type ActivatedCoin } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
 import { toAddressPathRequest, toSwapContracts } from './enableEthWithTokens.ts';
+import { admitActivation } from './rawActivationRequest.ts';
 
 /** `utxo_merge_params` in domain form (`null` is the same as left out, as the reference reads it). */
 export function toUtxoMergeSpec(params: UtxoMergeParams | null | undefined): { utxoMerge?: UtxoMergeSpec } {
@@ -53,6 +54,7 @@ export function legacyElectrumMethod(service: ActivationService) {
   return defineMethod({
     version: RpcVersion.Legacy,
     params: legacyElectrumParams,
+    admit: admitActivation((request) => service.assertCanActivate(request), ActivationVia.Electrum),
     async handle(params) {
       return renderLegacyActivation(await service.enableElectrum(toElectrumCommand(params), params.mm2));
     },

@@ -5,6 +5,7 @@ import { ActivationVia } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
 import { toAddressPathRequest, toSwapContracts } from './enableEthWithTokens.ts';
 import { renderLegacyActivation, toUtxoMergeSpec } from './legacyElectrum.ts';
+import { admitActivation } from './rawActivationRequest.ts';
 
 /** Wire params → domain command. */
 export function toEnableCommand(params: LegacyEnableParams): EnableActivationCommand {
@@ -30,6 +31,7 @@ export function legacyEnableMethod(service: ActivationService) {
   return defineMethod({
     version: RpcVersion.Legacy,
     params: legacyEnableParams,
+    admit: admitActivation((request) => service.assertCanActivate(request), ActivationVia.Enable),
     async handle(params) {
       return renderLegacyActivation(await service.enableLegacy(toEnableCommand(params), params.mm2));
     },
