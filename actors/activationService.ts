@@ -1,32 +1,23 @@
-import { ActivationError, ErrorType, errorSentence, invalidRequest } from '../spec/errors.ts';
-import { parseCoinProtocol, protocolTypeName } from '../spec/coins.ts';
+import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
-import type { HdAddressesProjection } from '../events/projections/hdAddresses.ts';
-import { requireSingleAddressPath, requireSingleAddressScan, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
-import { KeyPolicy, type ActivationPlan, type Balance } from '../machines/activation.types.ts';
-import {
-  CommandKind,
-  type ActivationCommand,
-  type ElectrumActivationCommand,
-  type EnableActivationCommand,
-  type PlatformActivationCommand,
+import type { ActivationPlan, Balance } from '../machines/activation.types.ts';
+import type {
+  ActivationCommand,
+  ElectrumActivationCommand,
+  EnableActivationCommand,
+  PlatformActivationCommand,
 } from './ports/chainFamily.ts';
 import type { ActivationRequest, CoinRegistry } from './coinRegistry.ts';
 import type { Activation } from './activationOutcome.ts';
 import type { ChainFamilies } from './chainFamilies.ts';
+import { ActivationPlanner, type HdWallet } from './activationPlanner.ts';
 
-type LegacyCommand = ElectrumActivationCommand | EnableActivationCommand;
+export type { HdWallet };
 
 /** What admission reads of a platform-with-tokens command: its coin, form and token tickers. */
 export function platformRequest(command: PlatformActivationCommand): ActivationRequest {
   return { ticker: command.ticker, via: command.via, tokens: command.tokens.map((t) => t.ticker) };
-}
-
-/** The HD wallet of the session (HD mode only). */
-export interface HdWallet {
-  readonly walletId: string;
-  readonly known: Pick<HdAddressesProjection, 'known'>;
 }
 
 export interface DisableOutcome {
@@ -40,7 +31,7 @@ export interface DisableOutcome {
  *
  * The path of one activation request (`enable_eth_with_tokens` on an EVM platform):
  * rpc/ builds the command → `enablePlatformWithTokens` → `CoinRegistry.activate`: admission (the
- * coin's machine, `assertCanActivate`), then `planPlatform` here → the family's `plan`
+ * coin's machine, `assertCanActivate`), then `ActivationPlanner.planPlatform` → the family's `plan`
  * (`infra/evm/evmPlan.ts`, which runs the shared checks of `platformPlan.ts`), then ACTIVATE →
  * the machine invokes the family router (`ChainFamilies.activate`) → `infra/evm/evmFamily.ts`
  * reads the chain and builds the coin with `platformRead.ts` (HD: `hdActivation.ts` scans through
@@ -48,11 +39,10 @@ export interface DisableOutcome {
  * answers with coin and summary once that event is durable → rpc/ renders the summary.
  */
 export class ActivationService {
-  readonly #coins: CoinsCatalog;
+  readonly #planner: ActivationPlanner;
   readonly #families: ChainFamilies;
   readonly #registry: CoinRegistry;
   readonly #enabledCoins: EnabledCoinsProjection;
-  readonly #hd: HdWallet | undefined;
 
   constructor(deps: {
     coins: CoinsCatalog;
@@ -62,11 +52,10 @@ export class ActivationService {
     /** Set in HD mode: the wallet's id and the address counts earlier activations recorded. */
     hd?: HdWallet;
   }) {
-    this.#coins = deps.coins;
+    this.#planner = new ActivationPlanner({ coins: deps.coins, families: deps.families, hd: deps.hd });
     this.#families = deps.families;
     this.#registry = deps.registry;
     this.#enabledCoins = deps.enabledCoins;
-    this.#hd = deps.hd;
   }
 
   /**
@@ -87,57 +76,14 @@ export class ActivationService {
     this.#registry.assertCanActivate(request);
   }
 
-  /**
-   * BIP32 path a hardware key reads for `ticker`: the coin's `derivation_path` plus account 0,
-   * External chain, address 0 (docs/compatibility.md §6).
-   */
+  /** BIP32 path a hardware key reads for `ticker` (see {@link ActivationPlanner.hardwarePath}). */
   hardwarePath(ticker: string): string {
-    const path = this.#coins.find(ticker)?.derivation_path;
-    if (path === undefined) {
-      const message = `coin ${ticker} has no derivation_path in the coins file: a hardware key cannot derive its address`;
-      throw invalidRequest(message);
-    }
-    return `${path}/0'/0/0`;
+    return this.#planner.hardwarePath(ticker);
   }
 
-  /** Platform config → protocol parse → a family that serves the protocol → the family's checks. */
+  /** The checks of a platform-with-tokens command (see {@link ActivationPlanner.planPlatform}). */
   planPlatform(command: PlatformActivationCommand): ActivationPlan {
-    const { ticker } = command;
-    if (command.keyPolicy === KeyPolicy.RemoteWallet) {
-      const message = 'RemoteWallet policy needs a connected remote-wallet session; none is known';
-      throw errorSentence(ErrorType.PrivKeyNotAllowed, message);
-    }
-    const platform = this.#coins.find(ticker);
-    if (platform === undefined) {
-      throw new ActivationError(ErrorType.PlatformConfigIsNotFound, `Platform ${ticker} config is not found`, ticker);
-    }
-    const parsed = parseCoinProtocol(platform);
-    if (!parsed.ok) {
-      throw new ActivationError(ErrorType.CoinProtocolParseError, `Platform coin ${ticker} protocol parsing failed: ${parsed.error}`, {
-        ticker,
-        error: parsed.error,
-      });
-    }
-    const type = protocolTypeName(parsed.protocol);
-    const family = this.#families.serving(CommandKind.Platform, type);
-    if (family === undefined) {
-      // The reference prints the whole protocol; its type says why, the rest is in error_data.
-      const served = listed(this.#families.servedTypes(CommandKind.Platform));
-      const message = `Unexpected platform protocol ${type} for ${ticker}: ${command.via} activates ${served} platforms only`;
-      throw new ActivationError(ErrorType.UnexpectedPlatformProtocol, message, { ticker, protocol: platform.protocol });
-    }
-    const plan = family.plan(command, { platform, platformProtocol: parsed.protocol, coins: this.#coins });
-    // A hardware key activates the one address the device gave, an Iguana key its one address;
-    // an HD mnemonic scans its account.
-    const hd = this.#hd;
-    if (command.keyPolicy === KeyPolicy.Hardware || hd === undefined) {
-      const key = command.keyPolicy === KeyPolicy.Hardware ? SingleAddressKey.Hardware : SingleAddressKey.Iguana;
-      requireSingleAddressPath(platform, command.hd?.pathToAddress, key);
-      requireSingleAddressScan(platform, command.hd, key);
-      return plan;
-    }
-    const scan = resolveHdScan(platform, command.hd, (account, chain) => hd.known.known(hd.walletId, ticker, account, chain));
-    return { ...plan, hd: { ...scan, walletId: hd.walletId } };
+    return this.#planner.planPlatform(command);
   }
 
   /**
@@ -160,57 +106,11 @@ export class ActivationService {
   }
 
   /**
-   * The checks an activation runs once admitted, for any kind of command, without activating or
-   * registering anything: the plan, or the first refusal as an `ActivationError`.
+   * The checks an activation runs once admitted, without activating or registering anything.
    * @param requestMm2 legacy requests only: the request's own `mm2`.
    */
   plan(command: ActivationCommand, requestMm2?: number): ActivationPlan {
-    return command.kind === CommandKind.Platform ? this.planPlatform(command) : this.#planLegacy(command.kind, command, requestMm2);
-  }
-
-  /**
-   * The checks legacy `enable`/`electrum` run after admission (docs/compatibility.md §9): `mm2` is
-   * set in the request or the coins file → the entry has a parsable `protocol` → a family serves
-   * it for `kind` (TRON never) → no `utxo_merge_params` → with an Iguana key, `path_to_address`
-   * names its one address (and is then left out) → that family's own checks.
-   */
-  #planLegacy(kind: CommandKind, command: LegacyCommand, requestMm2: number | undefined): ActivationPlan {
-    const { ticker } = command;
-    const entry = this.#coins.find(ticker);
-    if (entry?.mm2 === undefined && requestMm2 === undefined) {
-      throw invalidRequest('mm2 param is not set neither in coins config nor enable request, assuming that coin is not supported');
-    }
-    if (entry?.protocol === undefined) {
-      throw invalidRequest(
-        '"protocol" field is missing in coins file. The file format is deprecated, please execute ./mm2 update_config command to convert it or download a new one',
-      );
-    }
-    const parsed = parseCoinProtocol(entry);
-    if (!parsed.ok) throw new ActivationError(ErrorType.CoinProtocolParseError, `Coin ${ticker} protocol parsing failed: ${parsed.error}`);
-    const type = protocolTypeName(parsed.protocol);
-    if (type === 'TRX' || type === 'TRC20') {
-      throw invalidRequest(`${type} protocol is not supported by lp_coininit: TRON coins are activated with enable_eth_with_tokens or task::enable_eth::init`);
-    }
-    if (parsed.protocol.type === 'Other') {
-      throw invalidRequest(`${type} protocol is not supported by lp_coininit: this service does not activate ${type} coins (spec 1.3)`);
-    }
-    const family = this.#families.serving(kind, type);
-    if (family === undefined) {
-      throw invalidRequest(`${type} protocol is not supported by ${kind}: ${kind} activates ${listed(this.#families.servedTypes(kind))} coins (spec 1.3)`);
-    }
-    if (command.utxoMerge !== undefined) {
-      throw invalidRequest(
-        'utxo_merge_params is not supported: merging UTXOs means signing and broadcasting transactions, which this service never does (it only activates coins); leave utxo_merge_params out or send null',
-      );
-    }
-    let planned: LegacyCommand = command;
-    if (this.#hd === undefined && command.pathToAddress !== undefined) {
-      // An Iguana key: only the path of its one address passes, and the family plans without it.
-      requireSingleAddressPath(entry, command.pathToAddress, SingleAddressKey.Iguana);
-      const { pathToAddress: _, ...withoutPath } = command;
-      planned = withoutPath;
-    }
-    return family.plan(planned, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins });
+    return this.#planner.plan(command, requestMm2);
   }
 
   /** Enabled coins of this session (platforms, passive ones included, and tokens). */
@@ -252,9 +152,4 @@ export class ActivationService {
   releaseAll(): void {
     for (const { coin } of this.#registry.enabled()) if (coin !== null) this.#families.release(coin);
   }
-}
-
-/** `A`, `A and B`, `A, B and C`. */
-function listed(items: readonly string[]): string {
-  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

@@ -1,0 +1,152 @@
+/**
+ * The checks an activation runs once admitted (docs/compatibility.md §7, §9), for every kind of
+ * command: the coins entry, its protocol, the family that serves it, the key's address rules, then
+ * the family's own `plan`. Pure and synchronous: it answers a plan or throws the first refusal as an
+ * `ActivationError`, and registers nothing.
+ */
+import { ActivationError, ErrorType, errorSentence, invalidRequest } from '../spec/errors.ts';
+import { parseCoinProtocol, protocolTypeName } from '../spec/coins.ts';
+import type { CoinsCatalog } from './ports/coinsCatalog.ts';
+import type { HdAddressesProjection } from '../events/projections/hdAddresses.ts';
+import { requireSingleAddressPath, requireSingleAddressScan, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
+import { KeyPolicy, type ActivationPlan } from '../machines/activation.types.ts';
+import {
+  CommandKind,
+  type ActivationCommand,
+  type ElectrumActivationCommand,
+  type EnableActivationCommand,
+  type PlatformActivationCommand,
+} from './ports/chainFamily.ts';
+import type { ChainFamilies } from './chainFamilies.ts';
+
+type LegacyCommand = ElectrumActivationCommand | EnableActivationCommand;
+
+/** The HD wallet of the session (HD mode only). */
+export interface HdWallet {
+  readonly walletId: string;
+  readonly known: Pick<HdAddressesProjection, 'known'>;
+}
+
+export class ActivationPlanner {
+  readonly #coins: CoinsCatalog;
+  readonly #families: Pick<ChainFamilies, 'serving' | 'servedTypes'>;
+  readonly #hd: HdWallet | undefined;
+
+  constructor(deps: { coins: CoinsCatalog; families: Pick<ChainFamilies, 'serving' | 'servedTypes'>; hd?: HdWallet | undefined }) {
+    this.#coins = deps.coins;
+    this.#families = deps.families;
+    this.#hd = deps.hd;
+  }
+
+  /**
+   * BIP32 path a hardware key reads for `ticker`: the coin's `derivation_path` plus account 0,
+   * External chain, address 0 (docs/compatibility.md §6).
+   */
+  hardwarePath(ticker: string): string {
+    const path = this.#coins.find(ticker)?.derivation_path;
+    if (path === undefined) {
+      const message = `coin ${ticker} has no derivation_path in the coins file: a hardware key cannot derive its address`;
+      throw invalidRequest(message);
+    }
+    return `${path}/0'/0/0`;
+  }
+
+  /** Platform config → protocol parse → a family that serves the protocol → the family's checks. */
+  planPlatform(command: PlatformActivationCommand): ActivationPlan {
+    const { ticker } = command;
+    if (command.keyPolicy === KeyPolicy.RemoteWallet) {
+      const message = 'RemoteWallet policy needs a connected remote-wallet session; none is known';
+      throw errorSentence(ErrorType.PrivKeyNotAllowed, message);
+    }
+    const platform = this.#coins.find(ticker);
+    if (platform === undefined) {
+      throw new ActivationError(ErrorType.PlatformConfigIsNotFound, `Platform ${ticker} config is not found`, ticker);
+    }
+    const parsed = parseCoinProtocol(platform);
+    if (!parsed.ok) {
+      throw new ActivationError(ErrorType.CoinProtocolParseError, `Platform coin ${ticker} protocol parsing failed: ${parsed.error}`, {
+        ticker,
+        error: parsed.error,
+      });
+    }
+    const type = protocolTypeName(parsed.protocol);
+    const family = this.#families.serving(CommandKind.Platform, type);
+    if (family === undefined) {
+      // The reference prints the whole protocol; its type says why, the rest is in error_data.
+      const served = listed(this.#families.servedTypes(CommandKind.Platform));
+      const message = `Unexpected platform protocol ${type} for ${ticker}: ${command.via} activates ${served} platforms only`;
+      throw new ActivationError(ErrorType.UnexpectedPlatformProtocol, message, { ticker, protocol: platform.protocol });
+    }
+    const plan = family.plan(command, { platform, platformProtocol: parsed.protocol, coins: this.#coins });
+    // A hardware key activates the one address the device gave, an Iguana key its one address;
+    // an HD mnemonic scans its account.
+    const hd = this.#hd;
+    if (command.keyPolicy === KeyPolicy.Hardware || hd === undefined) {
+      const key = command.keyPolicy === KeyPolicy.Hardware ? SingleAddressKey.Hardware : SingleAddressKey.Iguana;
+      requireSingleAddressPath(platform, command.hd?.pathToAddress, key);
+      requireSingleAddressScan(platform, command.hd, key);
+      return plan;
+    }
+    const scan = resolveHdScan(platform, command.hd, (account, chain) => hd.known.known(hd.walletId, ticker, account, chain));
+    return { ...plan, hd: { ...scan, walletId: hd.walletId } };
+  }
+
+  /**
+   * The checks an activation runs once admitted, for any kind of command, without activating or
+   * registering anything: the plan, or the first refusal as an `ActivationError`.
+   * @param requestMm2 legacy requests only: the request's own `mm2`.
+   */
+  plan(command: ActivationCommand, requestMm2?: number): ActivationPlan {
+    return command.kind === CommandKind.Platform ? this.planPlatform(command) : this.#planLegacy(command.kind, command, requestMm2);
+  }
+
+  /**
+   * The checks legacy `enable`/`electrum` run after admission (docs/compatibility.md §9): `mm2` is
+   * set in the request or the coins file → the entry has a parsable `protocol` → a family serves
+   * it for `kind` (TRON never) → no `utxo_merge_params` → with an Iguana key, `path_to_address`
+   * names its one address (and is then left out) → that family's own checks.
+   */
+  #planLegacy(kind: CommandKind, command: LegacyCommand, requestMm2: number | undefined): ActivationPlan {
+    const { ticker } = command;
+    const entry = this.#coins.find(ticker);
+    if (entry?.mm2 === undefined && requestMm2 === undefined) {
+      throw invalidRequest('mm2 param is not set neither in coins config nor enable request, assuming that coin is not supported');
+    }
+    if (entry?.protocol === undefined) {
+      throw invalidRequest(
+        '"protocol" field is missing in coins file. The file format is deprecated, please execute ./mm2 update_config command to convert it or download a new one',
+      );
+    }
+    const parsed = parseCoinProtocol(entry);
+    if (!parsed.ok) throw new ActivationError(ErrorType.CoinProtocolParseError, `Coin ${ticker} protocol parsing failed: ${parsed.error}`);
+    const type = protocolTypeName(parsed.protocol);
+    if (type === 'TRX' || type === 'TRC20') {
+      throw invalidRequest(`${type} protocol is not supported by lp_coininit: TRON coins are activated with enable_eth_with_tokens or task::enable_eth::init`);
+    }
+    if (parsed.protocol.type === 'Other') {
+      throw invalidRequest(`${type} protocol is not supported by lp_coininit: this service does not activate ${type} coins (spec 1.3)`);
+    }
+    const family = this.#families.serving(kind, type);
+    if (family === undefined) {
+      throw invalidRequest(`${type} protocol is not supported by ${kind}: ${kind} activates ${listed(this.#families.servedTypes(kind))} coins (spec 1.3)`);
+    }
+    if (command.utxoMerge !== undefined) {
+      throw invalidRequest(
+        'utxo_merge_params is not supported: merging UTXOs means signing and broadcasting transactions, which this service never does (it only activates coins); leave utxo_merge_params out or send null',
+      );
+    }
+    let planned: LegacyCommand = command;
+    if (this.#hd === undefined && command.pathToAddress !== undefined) {
+      // An Iguana key: only the path of its one address passes, and the family plans without it.
+      requireSingleAddressPath(entry, command.pathToAddress, SingleAddressKey.Iguana);
+      const { pathToAddress: _, ...withoutPath } = command;
+      planned = withoutPath;
+    }
+    return family.plan(planned, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins });
+  }
+}
+
+/** `A`, `A and B`, `A, B and C`. */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
