@@ -1,8 +1,10 @@
 import { and, assign, emit, enqueueActions, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { DomainEvent } from '../spec/events.ts';
-import { toActivationError, type ActivationError } from '../spec/errors.ts';
-import { isLegacyVia, summarizeActivation, type ActivatedCoin, type ActivationPlan } from './activation.types.ts';
-import type { ActivationSummary, ActivationVia } from './activation.types.ts';
+import { toActivationError } from '../spec/errors.ts';
+import { isLegacyVia, summarizeActivation, type ActivatedCoin, type ActivationPlan, type ActivationVia } from './activation.types.ts';
+import type { CoinActivationContext, CoinActivationEvent, CoinActivationInput, CoinActivationOutput } from './coinActivation.types.ts';
+
+export type { CoinActivationContext, CoinActivationEvent, CoinActivationInput, CoinActivationOutput };
 
 /**
  * One coin's activation lifecycle (spec 3.1): `inactive` → `activating` → `active`, with `passive`
@@ -17,50 +19,6 @@ import type { ActivationSummary, ActivationVia } from './activation.types.ts';
  * machine cannot see, another platform holding this ticker as a token, the registry reads from
  * every machine's {@link heldTokens}.
  */
-
-export interface CoinActivationInput {
-  readonly ticker: string;
-}
-
-export interface CoinActivationContext {
-  readonly ticker: string;
-  /** Increments with every accepted ACTIVATE; correlates results with requests. */
-  readonly attempt: number;
-  readonly plan: ActivationPlan | null;
-  readonly coin: ActivatedCoin | null;
-  readonly lastError: ActivationError | null;
-  /** Summary of the latest successful activation: the data of its `CoinActivated` event. */
-  readonly summary: ActivationSummary | null;
-  /** Holder of the reservation (a running task), or null. Only that holder may ACTIVATE. */
-  readonly reservedBy: string | null;
-  /** The tokens the holder will enable with this coin: held for it as long as the reservation. */
-  readonly reservedTokens: readonly string[];
-}
-
-/** Commands the machine accepts. */
-export type CoinActivationEvent =
-  /** `holder`: the reservation the request holds, if any. */
-  | { readonly type: 'ACTIVATE'; readonly plan: ActivationPlan; readonly holder?: string }
-  /**
-   * Holds the coin (and `tokens`, default none) for a task until RELEASE; accepted exactly where
-   * ACTIVATE from `via` would be. Asked (never sent) with `asTokenOf` for a coin another platform's
-   * request lists as its token: then only a free inactive coin is accepted, as a passive one is
-   * re-activated only as a platform.
-   */
-  | {
-      readonly type: 'RESERVE';
-      readonly holder: string;
-      readonly via: ActivationVia;
-      readonly tokens?: readonly string[];
-      readonly asTokenOf?: string;
-    }
-  | { readonly type: 'RELEASE'; readonly holder: string }
-  | { readonly type: 'CANCEL' }
-  | { readonly type: 'DISABLE'; readonly force: boolean }
-  | { readonly type: 'DISABLE_TOKEN'; readonly ticker: string };
-
-/** The machine's output is its final coin, if any (it has no final state today). */
-export type CoinActivationOutput = ActivatedCoin | null;
 
 const activeTokens = (coin: ActivatedCoin | null): string[] => coin?.tokens.map((t) => t.ticker) ?? [];
 
