@@ -35,8 +35,8 @@ async function untilOpenSockets(open: number, server: { webSockets(): { open: nu
   }
 }
 
-/** The devnet's socket counters as a delta from `before`. */
-function since(before: { accepted: number; messages?: number }) {
+/** Sockets the devnet accepted since `before`. */
+function since(before: { accepted: number }) {
   const now = devnet.webSockets();
   return { accepted: now.accepted - before.accepted };
 }
@@ -106,8 +106,8 @@ describe('EVM nodes over WebSocket', () => {
 
   test('ws_url beside a refused HTTP url: the node\'s socket serves the activation (http → ws)', async () => {
     const s = await stack();
+    const start = devnet.webSockets();
     try {
-      const start = devnet.webSockets();
       const params = { ...enableEthParams(s, ['USDT-ERC20']), nodes: [{ url: await refusedUrl(), ws_url: devnet.wsUrl }] };
       const { status, body } = await s.v2('enable_eth_with_tokens', params);
       assert.equal(status, 200, JSON.stringify(body));
@@ -116,7 +116,7 @@ describe('EVM nodes over WebSocket', () => {
     } finally {
       await s.stop();
     }
-    await untilOpenSockets(0);
+    await untilOpenSockets(start.open);
   });
 
   test('a node with url and ws_url reads over its url, as the reference does; ws_url waits as a fallback', async () => {
@@ -219,18 +219,21 @@ describe('EVM nodes over WebSocket', () => {
 
   test('a passive platform\'s socket closes when it is re-activated, and when its last token goes', async () => {
     const s = await stack();
+    const start = devnet.webSockets();
+    const { open } = start;
     try {
       const params = { ...enableEthParams(s, ['USDT-ERC20']), nodes: [wsNode()] };
       assert.equal((await s.v2('enable_eth_with_tokens', params)).status, 200);
       assert.equal((await s.legacy('disable_coin', { coin: 'ETH' })).body.result.passivized, true);
-      await untilOpenSockets(1); // the passive platform keeps its socket for its token
+      await untilOpenSockets(open + 1); // the passive platform keeps its socket for its token
       assert.equal((await s.legacy('my_balance', { coin: 'USDT-ERC20' })).body.balance, '1234.567891');
       const again = await s.v2('enable_eth_with_tokens', { ...enableEthParams(s, []), nodes: [wsNode()] });
       assert.equal(again.status, 200, JSON.stringify(again.body));
-      await untilOpenSockets(1); // the new coin's socket; the replaced one closed
+      assert.equal(devnet.webSockets().accepted, start.accepted + 2);
+      await untilOpenSockets(open + 1); // the new coin's socket; the replaced one closed
       assert.equal((await s.legacy('disable_coin', { coin: 'ETH' })).body.result.passivized, true);
       assert.equal((await s.legacy('disable_coin', { coin: 'USDT-ERC20' })).status, 200);
-      await untilOpenSockets(0);
+      await untilOpenSockets(open);
     } finally {
       await s.stop();
     }
