@@ -92,14 +92,16 @@ export class WsJsonRpcChannel {
           reject(reason);
         },
       };
-      for (const call of calls) {
-        const id = ++this.#nextId;
-        this.#pending.set(id, { entry, originalId: call.id });
-        entry.ids.push(id);
-        call.id = id;
-      }
+      const originalIds = calls.map((call) => {
+        const original = call.id;
+        call.id = ++this.#nextId;
+        entry.ids.push(call.id as number);
+        return original;
+      });
+      const text = frame(JSON.stringify(payload)); // may refuse the body: nothing is pending yet
+      entry.ids.forEach((id, index) => this.#pending.set(id, { entry, originalId: originalIds[index] }));
       signal.addEventListener('abort', onAbort, { once: true });
-      this.#ws.send(frame(JSON.stringify(payload)));
+      this.#ws.send(text);
     });
   }
 
