@@ -50,3 +50,12 @@ test('a config file that is not JSON names the file and position without echoing
   assert.match(stderr, /MM2\.json/);
   assert.equal(stderr.includes('DISTINCTIVE'), false);
 });
+
+test('a mistyped WIF passphrase stops start-up instead of opening another wallet, without echoing it', async () => {
+  // The standard compressed WIF of the Bitcoin wiki with its last character changed: the checksum breaks.
+  const mistyped = 'KwdMAjGmerYanjeui5SHS7JkmpZvVipYvB2LJGU1ZxJwYvP98618';
+  const { code, stdout, stderr } = await start(JSON.stringify({ rpc_password: 'Str0ng-Pass!x', passphrase: mistyped }));
+  assert.equal(code, 2);
+  assert.match(stderr.trim(), /^.*passphrase: it has the layout of a WIF key, but its checksum matches none/);
+  assert.equal(`${stdout}${stderr}`.includes(mistyped.slice(0, 20)), false);
+});

@@ -26,6 +26,7 @@ import {
   InvalidMnemonicError,
   createHdKeyProvider,
   createIguanaKeyProvider,
+  InvalidPrivateKeyError,
   hash160,
   isHdKeyProvider,
   type KeyProvider,
@@ -116,7 +117,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       service,
       statuses: taskStatuses,
       clock,
-      timeouts: options.taskTimeouts ?? { connectMs: hw.connectTimeoutMs, pinMs: hw.pinTimeoutMs },
+      timeouts: options.taskTimeouts ?? { connectMs: hw.connectTimeoutMs, pinMs: hw.pinTimeoutMs, confirmMs: hw.confirmTimeoutMs },
       hardware,
     });
     await tasks.recordInterrupted(sessionId);
@@ -183,15 +184,15 @@ function lazyHardware(options: { udpHost: string; udpPort: number; clock: Clock 
 
 type LazyHardware = (() => Promise<HardwareWallet>) & { close(): Promise<void> };
 
-/** Iguana key, or with `enable_hd` the BIP39 mnemonic's HD key; a bad mnemonic is a ConfigError. */
+/** Iguana key, or with `enable_hd` the BIP39 mnemonic's HD key; an unusable passphrase is a ConfigError. */
 function keyProviderFor(config: NodeConfig): KeyProvider {
   if (config.passphrase === undefined) return noKeyProvider;
-  if (!config.enableHd) return createIguanaKeyProvider(config.passphrase);
   try {
-    return createHdKeyProvider(config.passphrase);
+    return config.enableHd ? createHdKeyProvider(config.passphrase) : createIguanaKeyProvider(config.passphrase);
   } catch (error) {
-    // The message names the problem and the word count, never a word.
+    // The messages name the problem (and a mnemonic's word count), never a word or a key.
     if (error instanceof InvalidMnemonicError) throw new ConfigError('passphrase', `MM2.json: ${error.message} (enable_hd is true)`);
+    if (error instanceof InvalidPrivateKeyError) throw new ConfigError('passphrase', `MM2.json: ${error.message}`);
     throw error;
   }
 }

@@ -3,10 +3,11 @@ import { parseCoinProtocol, protocolTypeName } from '../spec/coins.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
 import type { HdAddressesProjection } from '../events/projections/hdAddresses.ts';
-import { resolveHdScan } from './hdPlan.ts';
+import { requireSingleAddressPath, requireSingleAddressScan, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
 import { KeyPolicy, type ActivationPlan, type Balance } from '../machines/activation.types.ts';
 import {
   CommandKind,
+  type ActivationCommand,
   type ElectrumActivationCommand,
   type EnableActivationCommand,
   type PlatformActivationCommand,
@@ -104,18 +105,24 @@ export class ActivationService {
         error: parsed.error,
       });
     }
-    const family = this.#families.serving(CommandKind.Platform, protocolTypeName(parsed.protocol));
+    const type = protocolTypeName(parsed.protocol);
+    const family = this.#families.serving(CommandKind.Platform, type);
     if (family === undefined) {
-      throw new ActivationError(
-        ErrorType.UnexpectedPlatformProtocol,
-        `Unexpected platform protocol ${JSON.stringify(platform.protocol)} for ${ticker}`,
-        { ticker, protocol: platform.protocol },
-      );
+      // The reference prints the whole protocol; its type says why, the rest is in error_data.
+      const served = listed(this.#families.servedTypes(CommandKind.Platform));
+      const message = `Unexpected platform protocol ${type} for ${ticker}: ${command.via} activates ${served} platforms only`;
+      throw new ActivationError(ErrorType.UnexpectedPlatformProtocol, message, { ticker, protocol: platform.protocol });
     }
     const plan = family.plan(command, { platform, platformProtocol: parsed.protocol, coins: this.#coins });
-    // A hardware key activates the one address the device gave; an HD mnemonic scans its account.
+    // A hardware key activates the one address the device gave, an Iguana key its one address;
+    // an HD mnemonic scans its account.
     const hd = this.#hd;
-    if (hd === undefined || command.keyPolicy === KeyPolicy.Hardware) return plan;
+    if (command.keyPolicy === KeyPolicy.Hardware || hd === undefined) {
+      const key = command.keyPolicy === KeyPolicy.Hardware ? SingleAddressKey.Hardware : SingleAddressKey.Iguana;
+      requireSingleAddressPath(platform, command.hd?.pathToAddress, key);
+      requireSingleAddressScan(platform, command.hd, key);
+      return plan;
+    }
     const scan = resolveHdScan(platform, command.hd, (account, chain) => hd.known.known(hd.walletId, ticker, account, chain));
     return { ...plan, hd: { ...scan, walletId: hd.walletId } };
   }
@@ -126,7 +133,7 @@ export class ActivationService {
    */
   enableElectrum(command: ElectrumActivationCommand, requestMm2: number | undefined): Promise<Activation> {
     const { ticker, via } = command;
-    return this.#registry.activate({ ticker, via, plan: () => this.#planLegacy(CommandKind.Electrum, command, requestMm2) });
+    return this.#registry.activate({ ticker, via, plan: () => this.plan(command, requestMm2) });
   }
 
   /**
@@ -136,13 +143,23 @@ export class ActivationService {
    */
   enableLegacy(command: EnableActivationCommand, requestMm2: number | undefined): Promise<Activation> {
     const { ticker, via } = command;
-    return this.#registry.activate({ ticker, via, plan: () => this.#planLegacy(CommandKind.Enable, command, requestMm2) });
+    return this.#registry.activate({ ticker, via, plan: () => this.plan(command, requestMm2) });
+  }
+
+  /**
+   * The checks an activation runs once admitted, for any kind of command, without activating or
+   * registering anything: the plan, or the first refusal as an `ActivationError`.
+   * @param requestMm2 legacy requests only: the request's own `mm2`.
+   */
+  plan(command: ActivationCommand, requestMm2?: number): ActivationPlan {
+    return command.kind === CommandKind.Platform ? this.planPlatform(command) : this.#planLegacy(command.kind, command, requestMm2);
   }
 
   /**
    * The checks legacy `enable`/`electrum` run after admission (docs/compatibility.md §9): `mm2` is
    * set in the request or the coins file → the entry has a parsable `protocol` → a family serves
-   * it for `kind` (TRON never) → that family's own checks.
+   * it for `kind` (TRON never) → no `utxo_merge_params` → with an Iguana key, `path_to_address`
+   * names its one address (and is then left out) → that family's own checks.
    */
   #planLegacy(kind: CommandKind, command: LegacyCommand, requestMm2: number | undefined): ActivationPlan {
     const { ticker } = command;
@@ -161,9 +178,26 @@ export class ActivationService {
     if (type === 'TRX' || type === 'TRC20') {
       throw invalidRequest(`${type} protocol is not supported by lp_coininit: TRON coins are activated with enable_eth_with_tokens or task::enable_eth::init`);
     }
+    if (parsed.protocol.type === 'Other') {
+      throw invalidRequest(`${type} protocol is not supported by lp_coininit: this service does not activate ${type} coins (spec 1.3)`);
+    }
     const family = this.#families.serving(kind, type);
-    if (family === undefined) throw invalidRequest(`${type} protocol is not supported by ${kind} in this version`);
-    return family.plan(command, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins });
+    if (family === undefined) {
+      throw invalidRequest(`${type} protocol is not supported by ${kind}: ${kind} activates ${listed(this.#families.servedTypes(kind))} coins (spec 1.3)`);
+    }
+    if (command.utxoMerge !== undefined) {
+      throw invalidRequest(
+        'utxo_merge_params is not supported: merging UTXOs means signing and broadcasting transactions, which this service never does (it only activates coins); leave utxo_merge_params out or send null',
+      );
+    }
+    let planned: LegacyCommand = command;
+    if (this.#hd === undefined && command.pathToAddress !== undefined) {
+      // An Iguana key: only the path of its one address passes, and the family plans without it.
+      requireSingleAddressPath(entry, command.pathToAddress, SingleAddressKey.Iguana);
+      const { pathToAddress: _, ...withoutPath } = command;
+      planned = withoutPath;
+    }
+    return family.plan(planned, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins });
   }
 
   /** Enabled coins of this session (platforms, passive ones included, and tokens). */
@@ -208,4 +242,9 @@ export class ActivationService {
   releaseAll(): void {
     for (const { coin } of this.#registry.enabled()) if (coin !== null) this.#families.release(coin);
   }
+}
+
+/** `A`, `A and B`, `A, B and C`. */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

@@ -19,6 +19,11 @@ export class ChainFamilies {
     return this.#families.find((f) => f.serves[kind]?.includes(type));
   }
 
+  /** The protocol types served for requests of `kind`, in family order (for refusal messages). */
+  servedTypes(kind: CommandKind): string[] {
+    return this.#families.flatMap((f) => f.serves[kind] ?? []);
+  }
+
   /** The family of a plan or an active coin; a missing one is a wiring bug (`InternalError`). */
   byId(id: string): ChainFamily {
     const family = this.#families.find((f) => f.id === id);

@@ -3,7 +3,7 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
 import { taskStream, type EventLog } from '../events/log/eventLog.ts';
 import type { TaskRecord, TaskStatusProjection } from '../events/projections/taskStatus.ts';
-import { enableEthTaskMachine, type PlannedTask } from '../machines/enableEthTask.machine.ts';
+import { enableEthTaskMachine, type HardwareTimeouts, type PlannedTask } from '../machines/enableEthTask.machine.ts';
 import { KeyPolicy } from '../machines/activation.types.ts';
 import type { Clock } from '../kernel/clock.ts';
 import type { HardwareWallet } from './ports/hardwareWallet.ts';
@@ -16,14 +16,10 @@ import { deviceSessionActor } from './deviceSession.ts';
 
 type TaskActor = Actor<typeof enableEthTaskMachine>;
 
-export interface TaskTimeouts {
-  /** How long a task waits for the device to connect (default 300 s). */
-  readonly connectMs: number;
-  /** How long a task waits for the user's PIN (default 300 s). */
-  readonly pinMs: number;
-}
+/** The hardware waits of a task (device connect, PIN, device answer/confirmation), in ms. @default 300_000 each */
+export type TaskTimeouts = HardwareTimeouts;
 
-export const DEFAULT_TASK_TIMEOUTS: TaskTimeouts = { connectMs: 300_000, pinMs: 300_000 };
+export const DEFAULT_TASK_TIMEOUTS: TaskTimeouts = { connectMs: 300_000, pinMs: 300_000, confirmMs: 300_000 };
 
 export interface EnableEthTasksDeps {
   readonly log: EventLog;

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isActivationError } from '../spec/errors.ts';
-import { resolveAddressPath, resolveHdScan } from './hdPlan.ts';
+import { requireSingleAddressPath, requireSingleAddressScan, resolveAddressPath, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
 
 const ETH = { coin: 'ETH', derivation_path: "m/44'/60'" };
 
@@ -26,5 +26,47 @@ describe('HD request resolution', () => {
     assert.equal(resolveHdScan(ETH, { scanPolicy: 'do_not_scan' }, never).scan, false);
     const plan = resolveHdScan(ETH, { pathToAddress: { addressId: 6 }, minAddressesNumber: 3, gapLimit: 5 }, seen);
     assert.deepEqual(plan, { accountId: 0, chain: 'External', addressId: 6, gapLimit: 5, scan: false, minAddresses: 7, knownAddresses: 4 });
+  });
+
+  test('a key with one address: path_to_address may only name account 0, External, 0 (docs/compatibility.md §6)', () => {
+    const accepted = [undefined, {}, { accountId: 0, chain: 'External' as const, addressId: 0 }, { chain: 0 as const }, { derivationPath: "m/44'/60'/0'/0/0" }];
+    for (const request of accepted) {
+      requireSingleAddressPath(ETH, request, SingleAddressKey.Iguana);
+      requireSingleAddressPath(ETH, request, SingleAddressKey.Hardware);
+    }
+    // A coin without derivation_path (most UTXO coins in Iguana mode): the parts still work.
+    requireSingleAddressPath({ coin: 'KMD' }, { accountId: 0, chain: 'External', addressId: 0 }, SingleAddressKey.Iguana);
+
+    const iguana = (e: unknown) => isActivationError(e) && e.errorType === 'UnexpectedDerivationMethod' && e.data === e.message;
+    assert.throws(() => requireSingleAddressPath(ETH, { accountId: 1 }, SingleAddressKey.Iguana), (e) => iguana(e) && /asks for account 1, External, address 0 of ETH, but an Iguana key/.test((e as Error).message));
+    assert.throws(() => requireSingleAddressPath(ETH, { chain: 'Internal' }, SingleAddressKey.Iguana), iguana);
+    assert.throws(() => requireSingleAddressPath(ETH, { addressId: 3 }, SingleAddressKey.Iguana), iguana);
+    assert.throws(() => requireSingleAddressPath(ETH, { derivationPath: "m/44'/60'/0'/0/1" }, SingleAddressKey.Iguana), iguana);
+    assert.throws(() => requireSingleAddressPath({ coin: 'KMD' }, { addressId: 1 }, SingleAddressKey.Iguana), iguana);
+    // A full path cannot be read for a coin without derivation_path: refused, not guessed.
+    assert.throws(() => requireSingleAddressPath({ coin: 'KMD' }, { derivationPath: "m/44'/141'/0'/0/0" }, SingleAddressKey.Iguana), iguana);
+    // A full path under another coin is malformed for this one.
+    assert.throws(() => requireSingleAddressPath(ETH, { derivationPath: "m/44'/61'/0'/0/0" }, SingleAddressKey.Iguana), (e) => isActivationError(e) && e.errorType === 'InvalidRequest');
+    assert.throws(
+      () => requireSingleAddressPath(ETH, { addressId: 2 }, SingleAddressKey.Hardware),
+      (e) => isActivationError(e) && e.errorType === 'InvalidRequest' && /a hardware key is read at account 0, External, address 0 only/.test(e.message),
+    );
+  });
+
+  test('a key with one address: the scan fields may only ask for what one address is (docs/compatibility.md §6)', () => {
+    const accepted = [undefined, {}, { gapLimit: 20 }, { scanPolicy: 'do_not_scan' as const }, { scanPolicy: 'scan_if_new_wallet' as const }, { minAddressesNumber: 0 }, { minAddressesNumber: 1 }];
+    for (const request of accepted) {
+      requireSingleAddressScan(ETH, request, SingleAddressKey.Iguana);
+      requireSingleAddressScan(ETH, request, SingleAddressKey.Hardware);
+    }
+    const refused: [object, RegExp][] = [
+      [{ scanPolicy: 'scan' }, /^scan_policy "scan" asks for an address scan of ETH/],
+      [{ gapLimit: 5 }, /^gap_limit 5 asks/],
+      [{ minAddressesNumber: 2 }, /^min_addresses_number 2 asks/],
+    ];
+    for (const [request, message] of refused) {
+      assert.throws(() => requireSingleAddressScan(ETH, request, SingleAddressKey.Iguana), (e) => isActivationError(e) && e.errorType === 'UnexpectedDerivationMethod' && message.test(e.message));
+      assert.throws(() => requireSingleAddressScan(ETH, request, SingleAddressKey.Hardware), (e) => isActivationError(e) && e.errorType === 'InvalidRequest' && /a hardware key/.test(e.message));
+    }
   });
 });

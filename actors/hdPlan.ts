@@ -6,7 +6,7 @@
 import type { CoinEntry } from '../spec/coins.ts';
 import type { HdScanPlan } from '../machines/activation.types.ts';
 import { ScanPolicy } from './hdScan.ts';
-import { invalidRequest } from '../spec/errors.ts';
+import { ErrorType, errorSentence, invalidRequest } from '../spec/errors.ts';
 
 /** `path_to_address`: the parts, or a full `derivation_path`. */
 export interface AddressPathRequest {
@@ -39,8 +39,72 @@ export function resolveAddressPath(entry: CoinEntry, request: AddressPathRequest
     }
     return { accountId: Number(match[1]), chain: match[2] === '1' ? 'Internal' : 'External', addressId: Number(match[3]) };
   }
+  return addressPathFromParts(request);
+}
+
+/** The parts of `path_to_address`, each defaulted (account 0, External, index 0). */
+function addressPathFromParts(request: AddressPathRequest | undefined): { accountId: number; chain: 'External' | 'Internal'; addressId: number } {
   const chain = request?.chain === 'Internal' || request?.chain === 1 ? 'Internal' : 'External';
   return { accountId: request?.accountId ?? 0, chain, addressId: request?.addressId ?? 0 };
+}
+
+/** Keys that have a single address for a coin, so `path_to_address` can only name that one. */
+export const SingleAddressKey = { Iguana: 'Iguana', Hardware: 'Hardware' } as const;
+export type SingleAddressKey = (typeof SingleAddressKey)[keyof typeof SingleAddressKey];
+
+/**
+ * `path_to_address` where the key has one address: an Iguana key (`enable_hd` false), or a hardware
+ * key, which this service reads at account 0, External, index 0 only (docs/compatibility.md §6). The
+ * reference ignores the path there; clients (the reference's own among them) send the default path
+ * with every request, so a path naming that address is accepted, and any other is refused rather
+ * than silently dropped: `UnexpectedDerivationMethod` for an Iguana key, `InvalidRequest` for a
+ * hardware key. The same rule for every method (legacy and v2).
+ */
+export function requireSingleAddressPath(entry: CoinEntry, request: AddressPathRequest | undefined, key: SingleAddressKey): void {
+  if (request === undefined) return;
+  // A full path is read against the coin's own; without one it cannot name the key's address.
+  const path =
+    request.derivationPath === undefined
+      ? addressPathFromParts(request)
+      : entry.derivation_path === undefined
+        ? undefined
+        : resolveAddressPath(entry, request);
+  if (path !== undefined && path.accountId === 0 && path.chain === 'External' && path.addressId === 0) return;
+  const asked = path === undefined ? 'a derivation_path' : `account ${path.accountId}, ${path.chain}, address ${path.addressId}`;
+  const remedy = 'leave path_to_address out (or give account 0, External, address 0)';
+  if (key === SingleAddressKey.Hardware) {
+    throw invalidRequest(`path_to_address asks for ${asked} of ${entry.coin}, but a hardware key is read at account 0, External, address 0 only: ${remedy}`);
+  }
+  throw errorSentence(
+    ErrorType.UnexpectedDerivationMethod,
+    `path_to_address asks for ${asked} of ${entry.coin}, but an Iguana key (enable_hd false) has one address per coin: ${remedy}, or set enable_hd to choose an HD address`,
+  );
+}
+
+/**
+ * The scan fields (`gap_limit`, `scan_policy`, `min_addresses_number`) where the key has one
+ * address, by the rule of `requireSingleAddressPath`: what a one-address key already does is
+ * accepted (`gap_limit` 20, the reference's default; `scan_policy` other than `scan`;
+ * `min_addresses_number` up to 1), anything else is refused rather than silently dropped.
+ */
+export function requireSingleAddressScan(entry: CoinEntry, request: HdRequest | undefined, key: SingleAddressKey): void {
+  const asked =
+    request?.scanPolicy === ScanPolicy.Scan
+      ? 'scan_policy "scan"'
+      : request?.gapLimit !== undefined && request.gapLimit !== DEFAULT_GAP_LIMIT
+        ? `gap_limit ${request.gapLimit}`
+        : request?.minAddressesNumber !== undefined && request.minAddressesNumber > 1
+          ? `min_addresses_number ${request.minAddressesNumber}`
+          : undefined;
+  if (asked === undefined) return;
+  const remedy = `leave gap_limit, scan_policy and min_addresses_number out`;
+  if (key === SingleAddressKey.Hardware) {
+    throw invalidRequest(`${asked} asks for an address scan of ${entry.coin}, but a hardware key is read at account 0, External, address 0 only: ${remedy}`);
+  }
+  throw errorSentence(
+    ErrorType.UnexpectedDerivationMethod,
+    `${asked} asks for an address scan of ${entry.coin}, but an Iguana key (enable_hd false) has one address per coin: ${remedy}, or set enable_hd to scan an HD account`,
+  );
 }
 
 /**

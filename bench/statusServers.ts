@@ -59,7 +59,7 @@ export async function startLiveTaskService(count: number): Promise<LiveTaskServi
     port: 0,
     clock: systemClock,
     hardware: async () => absentDevice,
-    taskTimeouts: { connectMs: 3_600_000, pinMs: 3_600_000 },
+    taskTimeouts: { connectMs: 3_600_000, pinMs: 3_600_000, confirmMs: 3_600_000 },
   });
   const stop = async () => {
     await service.stop();

@@ -59,6 +59,15 @@ export interface HdActivation extends HdScanPlan {
   readonly walletId: string;
 }
 
+/**
+ * The swap contracts an EVM activation was given, as validated (spec 4.1, 4.5, 4.7). This service
+ * makes no swaps: they are recorded in `ActivationRequested`, an absent one as `null`.
+ */
+export interface SwapContracts {
+  readonly swapContractAddress: string | null;
+  readonly fallbackSwapContract: string | null;
+}
+
 /** A validated activation: everything checked that can be checked without the chain. */
 export interface ActivationPlan {
   readonly ticker: string;
@@ -72,6 +81,8 @@ export interface ActivationPlan {
   readonly key?: ResolvedKey;
   /** Set in HD mode for account-model platforms: scan and list the account's addresses. */
   readonly hd?: HdActivation;
+  /** EVM coins: the swap contracts of the request (recorded, not used). */
+  readonly swapContracts?: SwapContracts;
 }
 
 /** Integer balances in the coin's smallest unit. */

@@ -122,6 +122,13 @@ describe('coinActivation machine', () => {
       assert.doesNotMatch(JSON.stringify(h.events), /secret|node handle/, 'no plan params or connection in events');
     });
 
+    test('when the plan carries swap contracts, then ActivationRequested records them, an absent fallback as null', () => {
+      const h = harness();
+      const swapContracts = { swapContractAddress: '0x24ABE4c71FC658C91313b6552cd40cD808b3Ea80', fallbackSwapContract: null };
+      h.actor.send({ type: 'ACTIVATE', plan: plan([], { swapContracts }) });
+      assert.deepEqual((h.events[0] as Extract<DomainEvent, { type: 'ActivationRequested' }>).data.swapContracts, swapContracts);
+    });
+
     test('when it is activated without balances, then the CoinActivated event has no balance fields', async () => {
       const h = harness();
       h.actor.send({ type: 'ACTIVATE', plan: plan(['USDT-ERC20'], { getBalances: false }) });

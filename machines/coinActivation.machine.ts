@@ -102,6 +102,7 @@ export const coinActivationMachine = setup({
         tokens: [...context.plan!.tokens],
         getBalances: context.plan!.getBalances,
         attempt: context.attempt,
+        ...(context.plan!.swapContracts === undefined ? {} : { swapContracts: { ...context.plan!.swapContracts } }),
       },
     })),
     emitDisabled: emit(({ context }) => ({

@@ -19,7 +19,7 @@ import type { DomainEvent } from '../spec/events.ts';
  */
 
 const TASK_ID = 7;
-const TIMEOUTS = { connectMs: 30_000, pinMs: 60_000 };
+const TIMEOUTS = { connectMs: 30_000, pinMs: 60_000, confirmMs: 90_000 };
 const PATH = "m/44'/60'/0'/0/0";
 
 /** A promise actor's invocation, settled by the test. */
@@ -245,7 +245,7 @@ describe('enableEthTask machine', () => {
       assert.equal(t.activations.length, 0, 'no chain work before the key is read');
     });
 
-    test('when the device connects, then the device session reads the key at the planned path (ActivatingCoin); the connect timeout is off', async () => {
+    test('when the device connects, then the device session reads the key at the planned path (ActivatingCoin); the device has confirmMs to answer', async () => {
       const t = await hardwareTaskWaiting();
       t.newEvents();
 
@@ -255,7 +255,7 @@ describe('enableEthTask machine', () => {
       assert.deepEqual(t.state(), { usingDevice: 'readingKey' });
       assert.deepEqual(t.session().input, { path: PATH });
       assert.deepEqual(t.newEvents(), [progress('InProgress', 'ActivatingCoin')]);
-      assert.equal(t.clock.pendingTimers, 0);
+      assert.equal(t.clock.pendingTimers, 1, 'the connect timeout is off, the answer timeout runs');
     });
 
     test('when the device asks for the PIN, then the task is UserActionRequired (EnterHardwarePin) with the PIN timeout running', async () => {
@@ -280,7 +280,7 @@ describe('enableEthTask machine', () => {
       assert.deepEqual(t.state(), { usingDevice: 'followingInstructions' });
       assert.deepEqual(t.newEvents(), [{ type: 'HardwarePinEntered', data: { taskId: TASK_ID } }, progress('InProgress', 'FollowHwDeviceInstructions')]);
       assert.doesNotMatch(JSON.stringify(t.emitted), /4821/);
-      assert.equal(t.clock.pendingTimers, 0, 'the PIN timeout is off');
+      assert.equal(t.clock.pendingTimers, 1, 'the PIN timeout is off, the confirmation timeout runs');
       assert.equal(t.session().signal.aborted, false, 'the same device session goes on');
     });
 
@@ -400,10 +400,84 @@ describe('enableEthTask machine', () => {
       const t = await hardwareTaskReadingKey();
       t.newEvents();
 
-      t.clock.advance(TIMEOUTS.connectMs * 10);
+      t.clock.advance(TIMEOUTS.confirmMs - 1); // well past connectMs
 
       assert.deepEqual(t.state(), { usingDevice: 'readingKey' });
       assert.deepEqual(t.newEvents(), []);
+    });
+
+    test('when the user does not confirm on the device within confirmMs, then the task times out (TaskTimedOut), the device session is stopped and nothing is activated', async () => {
+      const t = await hardwareTaskReadingKey();
+      t.clock.advance(TIMEOUTS.confirmMs - 10); // the device took its time to ask: the confirmation gets its own full wait
+      t.session().report({ type: 'BUTTON_REQUESTED' });
+      t.newEvents();
+
+      t.clock.advance(TIMEOUTS.confirmMs - 1);
+      t.session().report({ type: 'BUTTON_REQUESTED' }); // asking again does not extend the wait
+      assert.deepEqual(t.state(), { usingDevice: 'followingInstructions' }, 'not a millisecond early');
+      assert.deepEqual(t.newEvents(), []);
+
+      t.clock.advance(1);
+
+      assert.equal(t.state(), 'failed');
+      assert.equal(t.session().signal.aborted, true, 'the device call is aborted');
+      assert.equal(t.activations.length, 0, 'no chain work, nothing registered');
+      assert.equal(t.clock.pendingTimers, 0);
+      const error = {
+        errorType: 'TaskTimedOut',
+        message: 'Initialization task has timed out waiting for the user to confirm on the device (90000 ms)',
+        data: { duration_ms: 90_000 },
+      };
+      assert.deepEqual(t.newEvents(), [{ type: 'TaskFailed', data: { taskId: TASK_ID, error } }]);
+      assert.deepEqual(t.actor.getSnapshot().output, { ok: false, error });
+    });
+
+    test('when the device is not confirmed within confirmMs of the PIN, then the task times out (TaskTimedOut)', async () => {
+      const t = await hardwareTaskAwaitingPin();
+      t.clock.advance(TIMEOUTS.pinMs - 1);
+      t.actor.send({ type: 'PIN_ENTERED', pin: '4821' });
+      t.newEvents();
+
+      t.clock.advance(TIMEOUTS.confirmMs - 1);
+      assert.deepEqual(t.state(), { usingDevice: 'followingInstructions' }, 'counted from the PIN, not from the PIN request');
+
+      t.clock.advance(1);
+
+      assert.equal(t.state(), 'failed');
+      assert.equal(t.session().signal.aborted, true);
+      assert.equal((t.newEvents()[0] as { data: { error: { errorType: string } } }).data.error.errorType, 'TaskTimedOut');
+    });
+
+    test('when the connected device never answers (no PIN, no confirmation asked), then the task times out after confirmMs', async () => {
+      const t = await hardwareTaskReadingKey();
+      t.newEvents();
+
+      t.clock.advance(TIMEOUTS.confirmMs - 1);
+      assert.deepEqual(t.state(), { usingDevice: 'readingKey' });
+
+      t.clock.advance(1);
+
+      assert.equal(t.state(), 'failed');
+      assert.equal(t.session().signal.aborted, true);
+      assert.deepEqual(t.newEvents(), [
+        {
+          type: 'TaskFailed',
+          data: {
+            taskId: TASK_ID,
+            error: { errorType: 'TaskTimedOut', message: 'Initialization task has timed out waiting for the device to answer (90000 ms)', data: { duration_ms: 90_000 } },
+          },
+        },
+      ]);
+    });
+
+    test('when the key is read in time, then no device timeout is left running', async () => {
+      const t = await hardwareTaskReadingKey();
+      t.session().report({ type: 'BUTTON_REQUESTED' });
+      t.session().report({ type: 'KEY_READ', key });
+
+      assert.equal(t.clock.pendingTimers, 0);
+      t.clock.advance(TIMEOUTS.confirmMs * 10);
+      assert.deepEqual(t.state(), { activating: 'requestingWalletBalance' });
     });
   });
 

@@ -8,7 +8,8 @@ import type { ActivationPlan, ActivationSummary, ResolvedKey } from './activatio
  * `WaitingForHardwareToConnect`, `FollowHwDeviceInstructions`, `RequestingWalletBalance`,
  * `Finishing`, or `UserActionRequired` while the device PIN is awaited; it ends `ok`, `failed` or
  * `cancelled`. Device and chain work are invoked actors provided by `actors/`; leaving a state
- * stops them (their AbortSignal aborts). Timeouts run on the actor system's clock.
+ * stops them (their AbortSignal aborts). Every wait on the device or the user ends: each has its
+ * timeout ({@link HardwareTimeouts}), which fails the task `TaskTimedOut`, on the actor system's clock.
  */
 
 export const TaskDetails = {
@@ -20,10 +21,26 @@ export const TaskDetails = {
   EnterHardwarePin: 'EnterHardwarePin',
 } as const;
 
+/**
+ * How long each hardware wait may last before the task ends `TaskTimedOut` (spec 3.2, 4.2). Each
+ * starts when its wait starts; every one runs on the actor system's clock.
+ */
+export interface HardwareTimeouts {
+  /** `WaitingForHardwareToConnect`: the device to be plugged in and answer. */
+  readonly connectMs: number;
+  /** `UserActionRequired`/`EnterHardwarePin`: the user's PIN. */
+  readonly pinMs: number;
+  /**
+   * The device to answer once connected: while it reads the key (`ActivatingCoin`) and again from
+   * the moment it asks the user to confirm on its screen (`FollowHwDeviceInstructions`).
+   */
+  readonly confirmMs: number;
+}
+
 export interface EnableEthTaskInput {
   readonly taskId: number;
   readonly ticker: string;
-  readonly timeouts: { readonly connectMs: number; readonly pinMs: number };
+  readonly timeouts: HardwareTimeouts;
 }
 
 /** What planning yields: the plan, and for a hardware key the BIP32 path to read. */
@@ -59,8 +76,20 @@ export type EnableEthTaskEvent = EnableEthTaskCommand | DeviceSessionEvent | Coi
 
 export type EnableEthTaskOutput = { readonly ok: true; readonly result: ActivationSummary } | { readonly ok: false; readonly error: ErrorInfo | null };
 
-const timedOut = (what: string, ms: number): ErrorInfo =>
-  new ActivationError(ErrorType.TaskTimedOut, `Initialization task has timed out waiting for ${what} (${ms} ms)`, { duration_ms: ms }).toJSON();
+/** The hardware waits: what each awaits (for its error) and which timeout bounds it. */
+const HARDWARE_WAITS = {
+  connect: { what: 'the device to connect', timeout: 'connectMs' },
+  pin: { what: 'the device PIN', timeout: 'pinMs' },
+  answer: { what: 'the device to answer', timeout: 'confirmMs' },
+  confirm: { what: 'the user to confirm on the device', timeout: 'confirmMs' },
+} as const satisfies Record<string, { what: string; timeout: keyof HardwareTimeouts }>;
+type HardwareWait = keyof typeof HARDWARE_WAITS;
+
+const timedOut = (wait: HardwareWait, timeouts: HardwareTimeouts): ErrorInfo => {
+  const { what, timeout } = HARDWARE_WAITS[wait];
+  const ms = timeouts[timeout];
+  return new ActivationError(ErrorType.TaskTimedOut, `Initialization task has timed out waiting for ${what} (${ms} ms)`, { duration_ms: ms }).toJSON();
+};
 
 const failure = (error: unknown): ErrorInfo => toActivationError(error).toJSON();
 
@@ -89,6 +118,7 @@ export const enableEthTaskMachine = setup({
   delays: {
     connectTimeout: ({ context }) => context.timeouts.connectMs,
     pinTimeout: ({ context }) => context.timeouts.pinMs,
+    confirmTimeout: ({ context }) => context.timeouts.confirmMs,
   },
   guards: {
     usesHardware: ({ event }) => (event as { output?: PlannedTask }).output?.hardwarePath !== undefined,
@@ -99,6 +129,7 @@ export const enableEthTaskMachine = setup({
       data: { taskId: context.taskId, ...params },
     })),
     fail: assign({ error: ({ event }) => failure((event as { error?: unknown }).error) }),
+    timedOut: assign({ error: ({ context }, params: { wait: HardwareWait }) => timedOut(params.wait, context.timeouts) }),
   },
 }).createMachine({
   id: 'enableEthTask',
@@ -122,7 +153,7 @@ export const enableEthTaskMachine = setup({
     waitingForDevice: {
       entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.WaitingForHardwareToConnect } },
       invoke: { src: 'waitForDevice', input: ({ context }) => ({ taskId: context.taskId }), onDone: 'usingDevice', onError: { target: 'failed', actions: 'fail' } },
-      after: { connectTimeout: { target: 'failed', actions: assign({ error: ({ context }) => timedOut('the device to connect', context.timeouts.connectMs) }) } },
+      after: { connectTimeout: { target: 'failed', actions: { type: 'timedOut', params: { wait: 'connect' } } } },
     },
     usingDevice: {
       invoke: { id: 'device', src: 'deviceSession', input: ({ context }) => ({ path: context.planned!.hardwarePath! }) },
@@ -135,9 +166,13 @@ export const enableEthTaskMachine = setup({
       },
       initial: 'readingKey',
       states: {
-        readingKey: { entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.ActivatingCoin } } },
+        readingKey: {
+          entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.ActivatingCoin } },
+          after: { confirmTimeout: { target: '#enableEthTask.failed', actions: { type: 'timedOut', params: { wait: 'answer' } } } },
+        },
         followingInstructions: {
           entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.FollowHwDeviceInstructions } },
+          after: { confirmTimeout: { target: '#enableEthTask.failed', actions: { type: 'timedOut', params: { wait: 'confirm' } } } },
         },
         awaitingPin: {
           entry: { type: 'progress', params: { status: 'UserActionRequired', details: TaskDetails.EnterHardwarePin } },
@@ -150,7 +185,7 @@ export const enableEthTaskMachine = setup({
               ],
             },
           },
-          after: { pinTimeout: { target: '#enableEthTask.failed', actions: assign({ error: ({ context }) => timedOut('the device PIN', context.timeouts.pinMs) }) } },
+          after: { pinTimeout: { target: '#enableEthTask.failed', actions: { type: 'timedOut', params: { wait: 'pin' } } } },
         },
       },
     },

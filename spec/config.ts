@@ -15,6 +15,9 @@ export const NODE_CONFIG_DEFAULTS = {
   allow_weak_password: false,
 } as const;
 
+/** The longest wait a timer can run (2^31 - 1 ms, whole seconds); a longer one would fire at once. */
+const MAX_TIMER_S = 2_147_483;
+
 /** Schema of `MM2.json`. Each property's `description` is the expectation quoted in error messages. */
 export const NodeConfigFileSchema = Type.Object(
   {
@@ -84,13 +87,14 @@ export const NodeConfigFileSchema = Type.Object(
       {
         udp_host: Type.String({ default: '127.0.0.1' }),
         udp_port: Type.Integer({ minimum: 1, maximum: 65535, default: 21324 }),
-        connect_timeout_s: Type.Number({ exclusiveMinimum: 0, default: 300 }),
-        pin_timeout_s: Type.Number({ exclusiveMinimum: 0, default: 300 }),
+        connect_timeout_s: Type.Number({ exclusiveMinimum: 0, maximum: MAX_TIMER_S, default: 300 }),
+        pin_timeout_s: Type.Number({ exclusiveMinimum: 0, maximum: MAX_TIMER_S, default: 300 }),
+        confirm_timeout_s: Type.Number({ exclusiveMinimum: 0, maximum: MAX_TIMER_S, default: 300 }),
       },
       {
         default: {},
         additionalProperties: false,
-        description: 'an object {udp_host, udp_port, connect_timeout_s, pin_timeout_s}',
+        description: 'an object {udp_host, udp_port, connect_timeout_s, pin_timeout_s, confirm_timeout_s}',
       },
     ),
   },

@@ -1,5 +1,17 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { compile } from './validate.ts';
+
+/** A field a client may also send as `null`, which means the same as leaving it out (as the reference reads it). */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * The swap contract fields of spec 4.1, 4.5, 4.6, 4.7, each optional or `null`: whether one is
+ * required, and what it must be, is the family's rule (EVM: `infra/evm/evmAddressRules.ts`).
+ */
+export const SwapContractFields = {
+  swap_contract_address: Type.Optional(Nullable(Type.String())),
+  fallback_swap_contract: Type.Optional(Nullable(Type.String())),
+};
 
 /** spec 2.2 CoinNode. */
 export const CoinNode = Type.Object({
@@ -14,7 +26,10 @@ export const TokensRequest = Type.Object({
   required_confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 
-/** spec 2.2 PrivKeyPolicy; a bare string is accepted as `{"type": <string>}` (docs/compatibility.md §7). */
+/**
+ * spec 2.2 PrivKeyPolicy; a bare string is accepted as `{"type": <string>}` (docs/compatibility.md §7).
+ * `data` belongs to `RemoteWallet` only: the method refuses it with any other type.
+ */
 export const PrivKeyPolicyType = Type.Union([
   Type.Literal('ContextPrivKey'),
   Type.Literal('RemoteWallet'),
@@ -38,9 +53,8 @@ export const AddressPath = Type.Object({
 export const EnableEthWithTokensParams = Type.Object({
   ticker: Type.String({ minLength: 1 }),
   nodes: Type.Array(CoinNode),
-  // Required for EVM swaps, omitted for TRON: the EVM family checks presence.
-  swap_contract_address: Type.Optional(Type.String()),
-  fallback_swap_contract: Type.Optional(Type.String()),
+  // Required for EVM swaps (the fallback optional), omitted for TRON: the EVM family checks them.
+  ...SwapContractFields,
   erc20_tokens_requests: Type.Array(TokensRequest),
   swap_v2_contracts: Type.Optional(
     Type.Object({

@@ -37,6 +37,13 @@ export const ActivationRequested = event(
     tokens: Type.Array(Type.String()),
     getBalances: Type.Boolean(),
     attempt: Type.Integer(),
+    /** EVM coins: the swap contracts the request gave (this service makes no swaps); absent ones are `null`. */
+    swapContracts: Type.Optional(
+      Type.Object({
+        swapContractAddress: Type.Union([Type.String(), Type.Null()]),
+        fallbackSwapContract: Type.Union([Type.String(), Type.Null()]),
+      }),
+    ),
   }),
 );
 /** An HD account as activated: the addresses listed and how many are known to be used. */

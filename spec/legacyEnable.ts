@@ -1,13 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { compile } from './validate.ts';
-import { AddressPath } from './enableEthWithTokens.ts';
+import { AddressPath, Nullable, SwapContractFields } from './enableEthWithTokens.ts';
+import { AddressFormatRequest, UtxoMergeParams } from './legacyElectrum.ts';
 
 /** Legacy `enable` request (spec 4.7, flat body without `userpass`/`method`). */
 export const LegacyEnableParams = Type.Object({
   coin: Type.String({ minLength: 1 }),
   urls: Type.Optional(Type.Array(Type.String())),
-  swap_contract_address: Type.Optional(Type.String()),
-  fallback_swap_contract: Type.Optional(Type.String()),
+  ...SwapContractFields,
   gas_station_url: Type.Optional(Type.String()),
   gas_station_decimals: Type.Integer({ minimum: 0, maximum: 36, default: 8 }),
   gas_station_policy: Type.Optional(
@@ -18,6 +18,10 @@ export const LegacyEnableParams = Type.Object({
   required_confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
   requires_notarization: Type.Optional(Type.Boolean()),
   tx_history: Type.Boolean({ default: false }),
+  /** Native UTXO daemons (as the reference reads it): validated, then refused (docs/compatibility.md §9). */
+  utxo_merge_params: Type.Optional(Nullable(UtxoMergeParams)),
+  /** UTXO coins only: replaces the coins entry's address format (an EVM coin refuses it). */
+  address_format: Type.Optional(AddressFormatRequest),
   /** HD mode only: the address to enable. */
   path_to_address: Type.Optional(AddressPath),
 });

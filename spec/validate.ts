@@ -1,4 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 
@@ -36,7 +37,9 @@ export function compile<T extends TSchema>(schema: T): CompiledSchema<T> {
   const compiled = TypeCompiler.Compile(schema);
   const firstProblem = (value: unknown): SchemaProblem | undefined => {
     const first = compiled.Errors(value).First();
-    return first === undefined ? undefined : { field: fieldPath(first.path), message: first.message };
+    if (first === undefined) return undefined;
+    const error = deepestVariantError(first);
+    return { field: fieldPath(error.path), message: error.message };
   };
   return {
     schema,
@@ -49,4 +52,19 @@ export function compile<T extends TSchema>(schema: T): CompiledSchema<T> {
       return { ok: false, problem: firstProblem(withDefaults) ?? { field: '(root)', message: 'invalid value' } };
     },
   };
+}
+
+/**
+ * For a value no variant of a union accepts, the error of the variant that got furthest into it
+ * (`utxo_merge_params.merge_at: Expected integer` rather than `utxo_merge_params: Expected union
+ * value`); when none got past the value itself, what the variants expected (`Expected string or null`).
+ */
+function deepestVariantError(error: ValueError): ValueError {
+  if (error.type !== ValueErrorType.Union) return error;
+  // Each variant's iterator yields once: take its first error here and only here.
+  const firsts = error.errors.map((variant) => variant.First()).filter((e) => e !== undefined).map(deepestVariantError);
+  const deeper = firsts.filter((e) => e.path.length > error.path.length).sort((a, b) => b.path.length - a.path.length)[0];
+  if (deeper !== undefined) return deeper;
+  const expected = new Set(firsts.map((e) => e.message.replace(/^Expected /, '')));
+  return { ...error, message: `Expected ${[...expected].join(' or ')}` };
 }

@@ -47,6 +47,17 @@ export interface ElectrumServerSpec {
   readonly disableCertVerification?: boolean;
 }
 
+/**
+ * `utxo_merge_params` (spec 2.2 UtxoMergeParams, the reference's shape): merge the wallet's UTXOs
+ * into one once it holds `mergeAt` of them. Merging signs and broadcasts transactions, which this
+ * service does not do, so a request with it is refused (docs/compatibility.md §9).
+ */
+export interface UtxoMergeSpec {
+  readonly mergeAt: number;
+  readonly checkEverySeconds: number;
+  readonly maxMergeAtOnce: number;
+}
+
 /** A legacy `electrum` activation (spec 4.6) as a domain command. */
 export interface ElectrumActivationCommand {
   readonly kind: typeof CommandKind.Electrum;
@@ -63,6 +74,8 @@ export interface ElectrumActivationCommand {
   readonly fallbackSwapContract?: string;
   /** HD mode: the address to enable (default account 0, External, index 0). */
   readonly pathToAddress?: AddressPathRequest;
+  /** `utxo_merge_params`, when given (refused: see {@link UtxoMergeSpec}). */
+  readonly utxoMerge?: UtxoMergeSpec;
 }
 
 /** A gas station to price EVM transactions from (legacy `enable`, spec 4.7). */
@@ -87,6 +100,10 @@ export interface EnableActivationCommand {
   readonly requiresNotarization?: boolean;
   /** HD mode: the address to enable (default account 0, External, index 0). */
   readonly pathToAddress?: AddressPathRequest;
+  /** `utxo_merge_params`, when given (refused: see {@link UtxoMergeSpec}). */
+  readonly utxoMerge?: UtxoMergeSpec;
+  /** UTXO coins: the request's address format, replacing the coins entry's. */
+  readonly addressFormat?: { readonly format: string; readonly network?: string };
 }
 
 /** Every activation command a family may be asked to plan. */

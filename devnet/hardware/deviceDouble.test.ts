@@ -107,6 +107,25 @@ describe('firmware', () => {
     const testnet = fw.handle(msg('GetAddress', { address_n: parseBip32Path("m/44'/1'/0'/0/0"), coin_name: 'Testnet', script_type: 'SPENDADDRESS' }));
     assert.deepEqual(testnet, [msg('Address', { address: 'mvbu1Gdy8SUjTenqerxUaZyYjmveZvt33q' })]); // firmware test vector
   });
+
+  it('with confirmOnDevice, asks to confirm each Ethereum key request and answers only on the press; Cancel ends the wait', () => {
+    const fw = createFirmware({ keys, deviceId: 'D', label: 'L', confirmOnDevice: true });
+    const probe = msg('GetAddress', { address_n: parseBip32Path("m/44'/1'/0'/0/0"), coin_name: 'Testnet', script_type: 'SPENDADDRESS' });
+    assert.deepEqual(names(fw.handle(probe)), ['Address'], "connect's state probe is not a prompt");
+    assert.deepEqual(fw.press(), [], 'a press with nothing to confirm does nothing');
+    assert.deepEqual(fw.handle(getKey), [msg('ButtonRequest', { code: 'ButtonRequest_Other' })]);
+    assert.deepEqual(fw.handle(msg('ButtonAck')), [], 'the device waits for the user');
+    const [answer] = fw.press();
+    assert.equal(answer!.name, 'EthereumPublicKey');
+    assert.equal(`0x${(answer!.fields.node as { public_key: string }).public_key}`, HDNodeWallet.fromPhrase(TEST_MNEMONIC, undefined, ETH_PATH).publicKey);
+    assert.deepEqual(fw.press(), [], 'answered once');
+
+    fw.handle(getKey);
+    fw.handle(msg('ButtonAck'));
+    assert.deepEqual(fw.handle(msg('Cancel')), [msg('Failure', { code: 'Failure_ActionCancelled', message: 'Action cancelled by user' })]);
+    assert.deepEqual(fw.press(), [], 'a cancelled request is not answered later');
+    assert.deepEqual(names(fw.handle(getKey)), ['ButtonRequest'], 'the device takes requests again');
+  });
 });
 
 describe('startDeviceDouble (UDP)', () => {

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createSocket, type RemoteInfo } from 'node:dgram';
-import { decodeDeviceMessage, encodeDeviceMessage } from './codec.ts';
+import { decodeDeviceMessage, encodeDeviceMessage, type DeviceMessage } from './codec.ts';
 import { createDeviceKeys, TEST_MNEMONIC } from './deviceKeys.ts';
 import { createFirmware } from './firmware.ts';
 import { encodeReports, PING, PONG, ReportReader } from './wire.ts';
@@ -26,6 +26,8 @@ export interface DeviceDoubleOptions {
   readonly port?: number;
   /** Default `'coin-activation double'`. */
   readonly label?: string;
+  /** Every Ethereum key request waits for the user to confirm on the device: {@link DeviceDouble.press}. Default false. */
+  readonly confirmOnDevice?: boolean;
 }
 
 /** Traffic counters. Never contain message contents. */
@@ -55,6 +57,8 @@ export interface DeviceDouble {
   setConnected(connected: boolean): void;
   /** Locks the device again (needs the PIN for the next key request). */
   lock(): void;
+  /** The user presses the confirm button (with `confirmOnDevice`): the waiting request is answered. */
+  press(): void;
   /** Closes the socket. Idempotent. */
   stop(): Promise<void>;
 }
@@ -65,15 +69,28 @@ export async function startDeviceDouble(options: DeviceDoubleOptions = {}): Prom
   const host = options.host ?? '127.0.0.1';
   if (options.pin !== undefined && !/^[1-9]+$/.test(options.pin)) throw new RangeError('pin must be digits 1-9');
   const deviceId = createHash('sha256').update(mnemonic).digest('hex').slice(0, 24).toUpperCase();
-  const firmware = createFirmware({ keys: createDeviceKeys(mnemonic), pin: options.pin, deviceId, label: options.label ?? 'coin-activation double' });
+  const firmware = createFirmware({
+    keys: createDeviceKeys(mnemonic),
+    pin: options.pin,
+    deviceId,
+    label: options.label ?? 'coin-activation double',
+    confirmOnDevice: options.confirmOnDevice ?? false,
+  });
   const readers = new Map<string, ReportReader>();
   const senders = new Set<string>();
   const counters = { pings: 0, requests: 0, dropped: 0, byType: new Map<string, number>() };
   let connected = true;
   let closed: Promise<void> | undefined;
+  /** Who sent the last complete message: a press answers that client's request. */
+  let lastSender: RemoteInfo | undefined;
 
   const socket = createSocket({ type: host.includes(':') ? 'udp6' : 'udp4' });
   const reply = (data: Buffer, to: RemoteInfo) => socket.send(data, to.port, to.address);
+  const answer = (answers: readonly DeviceMessage[], to: RemoteInfo) => {
+    for (const { name, fields } of answers) {
+      for (const report of encodeReports(encodeDeviceMessage(name, fields))) reply(report, to);
+    }
+  };
 
   socket.on('message', (datagram, from) => {
     if (!connected) {
@@ -93,9 +110,8 @@ export async function startDeviceDouble(options: DeviceDoubleOptions = {}): Prom
     const incoming = decodeDeviceMessage(wire);
     counters.requests += 1;
     counters.byType.set(incoming.name, (counters.byType.get(incoming.name) ?? 0) + 1);
-    for (const answer of firmware.handle(incoming)) {
-      for (const report of encodeReports(encodeDeviceMessage(answer.name, answer.fields))) reply(report, from);
-    }
+    lastSender = from;
+    answer(firmware.handle(incoming), from);
   });
 
   const port = await new Promise<number>((resolve, reject) => {
@@ -125,6 +141,9 @@ export async function startDeviceDouble(options: DeviceDoubleOptions = {}): Prom
       if (!value) readers.clear(); // half-received messages die with the cable
     },
     lock: () => firmware.lock(),
+    press() {
+      if (connected && lastSender !== undefined) answer(firmware.press(), lastSender);
+    },
     stop() {
       closed ??= new Promise((resolve) => socket.close(() => resolve()));
       return closed;

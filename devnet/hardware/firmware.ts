@@ -6,7 +6,10 @@
  *   with the right positions unlocks it and answers the request, wrong ones fail with
  *   `Failure_PinInvalid` ("PIN invalid") and keep it locked; `Cancel` there fails with
  *   `Failure_PinCancelled`;
- * - `show_display` asks for a button (`ButtonRequest`), answered after `ButtonAck`;
+ * - `show_display` asks for a button (`ButtonRequest`), answered after `ButtonAck` (the user
+ *   presses at once); with `confirmOnDevice` every Ethereum key request asks, and after
+ *   `ButtonAck` the device waits for the user's press (`press()`) as a real one does, however long;
+ *   `Cancel` there fails with `Failure_ActionCancelled`;
  * - `Initialize`/`GetFeatures` abort a pending PIN or button wait; anything unknown or out of turn
  *   fails with `Failure_UnexpectedMessage`.
  * Not modelled: passphrases, PIN back-off delays, auto-lock, wipe after 16 wrong PINs.
@@ -38,6 +41,13 @@ export interface FirmwareOptions {
   readonly pin?: string;
   readonly deviceId: string;
   readonly label: string;
+  /**
+   * Every Ethereum key request waits for the user to confirm on the screen (`ButtonRequest_Other`,
+   * as a real device does when it prompts, e.g. for a path its safety checks question), and every
+   * button waits for the user's `press()`. Default false: buttons only for `show_display`, pressed
+   * as soon as they are asked for.
+   */
+  readonly confirmOnDevice?: boolean;
 }
 
 /** Counters a test can assert on (never the PIN itself). */
@@ -49,19 +59,22 @@ export interface FirmwareStats {
 /** The device state machine. */
 export interface Firmware {
   handle(message: DeviceMessage): DeviceMessage[];
+  /** The user presses the confirm button: the answer of the request waiting for it (none if none waits). */
+  press(): DeviceMessage[];
   /** Locks the device (as `LockDevice` or a power cycle does). */
   lock(): void;
   readonly unlocked: boolean;
   stats(): FirmwareStats;
 }
 
-type Pending = { readonly kind: 'pin' | 'button'; readonly resume: () => DeviceMessage[] };
+/** What the device waits for: a `PinMatrixAck`, a `ButtonAck`, or (after it) the user's press. */
+type Pending = { readonly kind: 'pin' | 'button' | 'press'; readonly resume: () => DeviceMessage[] };
 
 const message = (name: string, fields: Fields = {}): DeviceMessage => ({ name, fields });
 const failure = (code: FailureCode): DeviceMessage => message('Failure', { code, message: FAILURE_TEXT[code] });
 
 /** A fresh, initialised device; locked if it has a PIN. */
-export function createFirmware({ keys, pin, deviceId, label }: FirmwareOptions): Firmware {
+export function createFirmware({ keys, pin, deviceId, label, confirmOnDevice = false }: FirmwareOptions): Firmware {
   let unlocked = pin === undefined;
   let sessionId: string | undefined;
   let pending: Pending | undefined;
@@ -109,10 +122,11 @@ export function createFirmware({ keys, pin, deviceId, label }: FirmwareOptions):
     return [message('PinMatrixRequest', { type: 'PinMatrixRequestType_Current' })];
   };
 
-  const withButton = (show: boolean, code: string, answer: () => DeviceMessage): DeviceMessage[] => {
-    if (!show) return [answer()];
+  /** `confirm`: the device asks to confirm even without `show_display` (see `confirmOnDevice`). */
+  const withButton = (show: boolean, code: string, answer: () => DeviceMessage, confirm = false): DeviceMessage[] => {
+    if (!show && !confirm) return [answer()];
     pending = { kind: 'button', resume: () => [answer()] };
-    return [message('ButtonRequest', { code })];
+    return [message('ButtonRequest', { code: show ? code : 'ButtonRequest_Other' })];
   };
 
   const addressN = (fields: Fields): number[] => (Array.isArray(fields.address_n) ? fields.address_n.map(Number) : []);
@@ -129,9 +143,9 @@ export function createFirmware({ keys, pin, deviceId, label }: FirmwareOptions):
         });
       }
       case 'EthereumGetPublicKey':
-        return withPin(() => withButton(show, 'ButtonRequest_PublicKey', () => message('EthereumPublicKey', keys.publicNode(path))));
+        return withPin(() => withButton(show, 'ButtonRequest_PublicKey', () => message('EthereumPublicKey', keys.publicNode(path)), confirmOnDevice));
       case 'EthereumGetAddress':
-        return withPin(() => withButton(show, 'ButtonRequest_Address', () => message('EthereumAddress', { address: keys.ethereumAddress(path) })));
+        return withPin(() => withButton(show, 'ButtonRequest_Address', () => message('EthereumAddress', { address: keys.ethereumAddress(path) }), confirmOnDevice));
       default:
         return [failure('Failure_UnexpectedMessage')];
     }
@@ -167,7 +181,10 @@ export function createFirmware({ keys, pin, deviceId, label }: FirmwareOptions):
         return waiting.resume();
       }
       case 'ButtonAck':
-        return waiting?.kind === 'button' ? waiting.resume() : [failure('Failure_UnexpectedMessage')];
+        if (waiting?.kind !== 'button') return [failure('Failure_UnexpectedMessage')];
+        if (!confirmOnDevice) return waiting.resume();
+        pending = { kind: 'press', resume: waiting.resume };
+        return [];
       default:
         return waiting === undefined ? request(incoming) : [failure('Failure_UnexpectedMessage')];
     }
@@ -175,6 +192,12 @@ export function createFirmware({ keys, pin, deviceId, label }: FirmwareOptions):
 
   return {
     handle,
+    press: () => {
+      const waiting = pending;
+      if (waiting?.kind !== 'press') return [];
+      pending = undefined;
+      return waiting.resume();
+    },
     lock: () => {
       unlocked = pin === undefined;
     },

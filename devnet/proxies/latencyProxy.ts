@@ -35,6 +35,11 @@ export interface LatencyProxy {
   stats(): LatencyProxyStats;
   /** Zeroes the counters; `maxInFlight` restarts from the requests in flight right now. */
   reset(): void;
+  /**
+   * Holds every request (received and counted, not forwarded) until the returned function is
+   * called: a test can prove an answer did not wait for the node without timing anything.
+   */
+  hold(): () => void;
   /** Closes the listener, client connections and upstream connections. Idempotent. */
   stop(): Promise<void>;
 }
@@ -50,6 +55,7 @@ export async function startLatencyProxy(options: LatencyProxyOptions): Promise<L
   const upstreamAgent = new Agent({ keepAlive: true });
   const counters = { httpRequests: 0, rpcCalls: 0, byMethod: new Map<string, number>(), maxInFlight: 0 };
   let inFlight = 0;
+  let gate: Promise<void> | undefined;
 
   const countCalls = (body: Buffer) => {
     let payload: unknown;
@@ -83,6 +89,7 @@ export async function startLatencyProxy(options: LatencyProxyOptions): Promise<L
         return;
       }
     }
+    while (gate !== undefined && !clientGone.signal.aborted) await gate;
     if (clientGone.signal.aborted) return;
     const to = options.forwardPath ? new URL(`${target.pathname.replace(/\/$/, '')}${req.url ?? '/'}`, target) : target;
     forward(req, res, body, to, upstreamAgent, clientGone.signal);
@@ -106,6 +113,15 @@ export async function startLatencyProxy(options: LatencyProxyOptions): Promise<L
       counters.rpcCalls = 0;
       counters.byMethod.clear();
       counters.maxInFlight = inFlight;
+    },
+    hold: () => {
+      let open!: () => void;
+      const held = new Promise<void>((resolve) => (open = resolve));
+      gate = held;
+      return () => {
+        if (gate === held) gate = undefined;
+        open();
+      };
     },
     stop: () =>
       (stopping ??= closeServer(server, () => {

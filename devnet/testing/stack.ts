@@ -30,6 +30,8 @@ export interface StackOptions {
   readonly nativeWei?: bigint;
   /** Extra coins-file entries (e.g. malformed ones for error tests). */
   readonly extraCoins?: readonly unknown[];
+  /** The coins file's entries instead of the devnet's own (`devnetCoins`); `extraCoins` still follow. */
+  readonly coins?: readonly unknown[];
   readonly evm?: ServiceOptions['evm'];
   readonly clock?: Clock;
   /** Reuse a devnet across stacks (faster suites). */
@@ -39,7 +41,7 @@ export interface StackOptions {
   readonly hardware?: ServiceOptions['hardware'];
   /** Extra MM2.json keys (e.g. `nats`, `node_id`). */
   readonly config?: Record<string, unknown>;
-  /** Hardware waits (connect, PIN) of `task::enable_eth` tasks. */
+  /** Hardware waits (connect, PIN, device answer and confirmation) of `task::enable_eth` tasks. */
   readonly taskTimeouts?: ServiceOptions['taskTimeouts'];
   /** Also start a devnet TRON HTTP node over the devnet (`stack.tron`). */
   readonly tron?: boolean;
@@ -81,7 +83,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const tokens = options.tokens ?? [];
   const devnet = options.devnet ?? (await startTestDevnet({ tokens, ...(options.nativeWei === undefined ? {} : { nativeWei: options.nativeWei }) }));
   const dir = await mkdtemp(join(tmpdir(), 'coin-activation-'));
-  const coins = [...devnetCoins(devnet), ...(options.extraCoins ?? [])];
+  const coins = [...(options.coins ?? devnetCoins(devnet)), ...(options.extraCoins ?? [])];
   await writeFile(join(dir, 'coins'), JSON.stringify(coins));
   await writeFile(
     join(dir, 'MM2.json'),

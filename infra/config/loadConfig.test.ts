@@ -112,6 +112,20 @@ describe('loadNodeConfig: defaults and paths', () => {
     assert.equal((await loadNodeConfig(bare)).coins.size, 0);
   });
 
+  it('hardware_wallet: each hardware wait is 300 s unless set, in seconds, up to what a timer can wait', async () => {
+    const defaults = await loadNodeConfig(await setup(good, []));
+    assert.deepEqual(defaults.hardwareWallet, { udpHost: '127.0.0.1', udpPort: 21324, connectTimeoutMs: 300_000, pinTimeoutMs: 300_000, confirmTimeoutMs: 300_000 });
+    const set = await loadNodeConfig(await setup({ ...good, hardware_wallet: { connect_timeout_s: 30, pin_timeout_s: 2_147_483, confirm_timeout_s: 1.5 } }, []));
+    assert.deepEqual(set.hardwareWallet, { udpHost: '127.0.0.1', udpPort: 21324, connectTimeoutMs: 30_000, pinTimeoutMs: 2_147_483_000, confirmTimeoutMs: 1_500 });
+    for (const key of ['connect_timeout_s', 'pin_timeout_s', 'confirm_timeout_s']) {
+      const at = `hardware_wallet.${key}`;
+      await failure(await setup({ ...good, hardware_wallet: { [key]: 0 } }, []), at, /greater than 0/);
+      await failure(await setup({ ...good, hardware_wallet: { [key]: '300' } }, []), at, /Expected number/);
+      // 2^31 ms or more would make a timer fire at once: refused, not shortened.
+      await failure(await setup({ ...good, hardware_wallet: { [key]: 2_147_484 } }, []), at, /less or equal to 2147483/);
+    }
+  });
+
   it('weak password is accepted with allow_weak_password', async () => {
     const options = await setup({ rpc_password: 'weak', allow_weak_password: true }, []);
     assert.equal((await loadNodeConfig(options)).allowWeakPassword, true);

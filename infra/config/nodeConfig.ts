@@ -51,6 +51,7 @@ export interface NodeSettings {
     readonly udpPort: number;
     readonly connectTimeoutMs: number;
     readonly pinTimeoutMs: number;
+    readonly confirmTimeoutMs: number;
   };
   /** The inline `coins` array, when MM2.json has one (it then replaces the coins file). */
   readonly inlineCoins: readonly unknown[] | undefined;
@@ -119,6 +120,7 @@ export function parseNodeSettings(value: unknown, label: string, cwd: string): N
       udpPort: file.hardware_wallet.udp_port,
       connectTimeoutMs: Math.round(file.hardware_wallet.connect_timeout_s * 1000),
       pinTimeoutMs: Math.round(file.hardware_wallet.pin_timeout_s * 1000),
+      confirmTimeoutMs: Math.round(file.hardware_wallet.confirm_timeout_s * 1000),
     },
     inlineCoins: file.coins,
     extras: deepFreeze(extras),

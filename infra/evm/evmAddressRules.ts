@@ -1,9 +1,12 @@
 /**
- * The EVM address rules every EVM activation path shares (v2 `enable_eth_with_tokens` and legacy
- * `enable`): what counts as an address, a checksummed contract address, and the zero address.
+ * The EVM address rules every EVM activation path shares (v2 `enable_eth_with_tokens`,
+ * `task::enable_eth::init` and legacy `enable`): what counts as an address, a checksummed contract
+ * address, the zero address, and the swap contracts.
  */
 import { ZeroAddress, getAddress, isAddress } from 'ethers';
 import type { TokenRule } from '../../actors/platformPlan.ts';
+import type { SwapContracts } from '../../machines/activation.types.ts';
+import { invalidRequest } from '../../spec/errors.ts';
 
 /** A well-formed EVM address: 40 hex digits, and if mixed-case, a valid EIP-55 checksum. */
 export function isEvmAddress(value: string): boolean {
@@ -37,3 +40,39 @@ export const ERC20_RULE: TokenRule = {
   protocolType: 'ERC20',
   contractAddress: (raw) => (isChecksummed(raw) ? { address: raw } : { problem: 'is not an EIP-55 checksummed address' }),
 };
+
+/** The swap contract fields of an EVM request, as given (`null` already read as absent). */
+export interface SwapContractsRequest {
+  readonly swapContractAddress?: string;
+  readonly fallbackSwapContract?: string;
+}
+
+/**
+ * The swap contracts of every EVM method (spec 4.1, 4.5, 4.7; docs/compatibility.md §7, §9), checked
+ * as the reference does: each given address is a well-formed EVM address and not `0x000…0`;
+ * `swap_contract_address` is required unless `required` is false (a wallet-only coin through a v2
+ * method), `fallback_swap_contract` is optional (omitted or `null`). `fieldPrefix` is how the
+ * request names its fields (`params.` for v2, nothing for a flat legacy body). The result records
+ * an absent address as `null`, never a default. Throws `InvalidRequest` with the reference's sentence.
+ */
+export function planSwapContracts(
+  request: SwapContractsRequest,
+  options: { readonly ticker: string; readonly required: boolean; readonly fieldPrefix: string },
+): SwapContracts {
+  const check = (field: string, value: string | undefined, required: boolean): string | null => {
+    const problem = swapContractProblem(value, required, options.ticker);
+    if (problem !== undefined) throw invalidRequest(`${options.fieldPrefix}${field} ${problem}`);
+    return value ?? null;
+  };
+  return {
+    swapContractAddress: check('swap_contract_address', request.swapContractAddress, options.required),
+    fallbackSwapContract: check('fallback_swap_contract', request.fallbackSwapContract, false),
+  };
+}
+
+function swapContractProblem(value: string | undefined, required: boolean, ticker: string): string | undefined {
+  if (value === undefined) return required ? `is required to enable ${ticker}` : undefined;
+  if (!isEvmAddress(value)) return 'is not a valid EVM address';
+  if (isZeroAddress(value)) return "can't be zero address";
+  return undefined;
+}

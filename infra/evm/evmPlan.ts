@@ -5,8 +5,8 @@ import { ChainFamilyId, type ActivationPlan } from '../../machines/activation.ty
 import type { TokenToRead } from './accountReader.ts';
 import type { EvmEndpoint } from './evmNodes.ts';
 import { planEvmNodes } from './evmNodePlan.ts';
-import { ERC20_RULE, isEvmAddress } from './evmAddressRules.ts';
-import { ActivationError, ErrorType, invalidRequest } from '../../spec/errors.ts';
+import { ERC20_RULE, planSwapContracts } from './evmAddressRules.ts';
+import { ActivationError, ErrorType } from '../../spec/errors.ts';
 
 /** Validated EVM parameters carried in the plan (never logged: node URLs may hold API keys). */
 export interface EvmPlanParams {
@@ -19,7 +19,8 @@ export interface EvmPlanParams {
 
 /**
  * The plan of `enable_eth_with_tokens` / `task::enable_eth::init` for an EVM platform, after the
- * platform's own checks (docs/compatibility.md §7): its chain id, the swap contracts, then the shared
+ * platform's own checks (docs/compatibility.md §7): its chain id, the swap contracts (recorded in the
+ * plan), then the shared
  * token and node checks. Pure; throws the first failure.
  */
 export function planEvmPlatform(command: PlatformActivationCommand, context: PlanContext): ActivationPlan {
@@ -32,16 +33,11 @@ export function planEvmPlatform(command: PlatformActivationCommand, context: Pla
       error,
     });
   }
-  requireContractAddress('swap_contract_address', command.swapContractAddress);
-  requireContractAddress('fallback_swap_contract', command.fallbackSwapContract);
+  // As the reference: a wallet-only coin makes no swaps, so it may leave the swap contract out.
+  const required = context.platform.wallet_only !== true;
+  const swapContracts = planSwapContracts(command, { ticker: command.ticker, required, fieldPrefix: 'params.' });
   const tokens = planTokens(command, context, ERC20_RULE);
   const nodes = planEvmNodes(command);
   const params: EvmPlanParams = { platform: context.platform, chainId, decimals: context.platform.decimals ?? 18, nodes, tokens };
-  return platformPlan(command, ChainFamilyId.Evm, params);
-}
-
-/** EVM swaps need both swap contracts (spec 4.1); a missing or malformed one is `InvalidRequest`. */
-function requireContractAddress(field: string, value: string | undefined): void {
-  const problem = value === undefined ? 'is required for an EVM platform' : isEvmAddress(value) ? undefined : 'is not an EVM address';
-  if (problem !== undefined) throw invalidRequest(`params.${field}: ${problem}`);
+  return { ...platformPlan(command, ChainFamilyId.Evm, params), swapContracts };
 }

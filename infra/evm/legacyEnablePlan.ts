@@ -9,7 +9,8 @@ import type { AddressPath } from '../../actors/ports/keyProvider.ts';
 import type { EnableActivationCommand, GasStationSpec, PlanContext } from '../../actors/ports/chainFamily.ts';
 import { urlLabel } from '../../kernel/urlLabel.ts';
 import type { TokenToRead } from './accountReader.ts';
-import { ERC20_RULE, isEvmAddress, isZeroAddress } from './evmAddressRules.ts';
+import { ERC20_RULE, planSwapContracts } from './evmAddressRules.ts';
+import type { SwapContracts } from '../../machines/activation.types.ts';
 import type { EvmEndpoint } from './evmNodes.ts';
 import { EVM_NODE_SCHEMES } from './evmNodePlan.ts';
 import { hasScheme } from '../../actors/platformPlan.ts';
@@ -32,13 +33,17 @@ export interface LegacyEvmParams {
   readonly gasStation: GasStationSpec | undefined;
   /** HD mode: the address to enable (`path_to_address`); default account 0, External, 0. */
   readonly addressPath?: AddressPath;
+  /** The request's swap contracts, as validated (recorded in the plan, not used). */
+  readonly swapContracts: SwapContracts;
 }
 
 /** Runs the checks of a legacy EVM `enable`; `context.platform` is the coin's own entry. */
 export function planLegacyEvmEnable(command: EnableActivationCommand, context: PlanContext): LegacyEvmParams {
+  if (command.addressFormat !== undefined) {
+    throw invalidRequest(`address_format: ${command.ticker} is an EVM coin, whose address has one format; address_format applies to UTXO coins`);
+  }
   const nodes = planUrls(command.ticker, command.urls);
-  requireSwapContract('swap_contract_address', command.swapContractAddress, command.ticker);
-  if (command.fallbackSwapContract !== undefined) requireSwapContract('fallback_swap_contract', command.fallbackSwapContract, command.ticker);
+  const swapContracts = planSwapContracts(command, { ticker: command.ticker, required: true, fieldPrefix: '' });
   const { chainId, token } = planChain(command.ticker, context);
   if (command.gasStation !== undefined && !isHttpUrl(command.gasStation.url)) {
     throw invalidRequest(`gas_station_url ${urlLabel(command.gasStation.url)}: expected an http:// or https:// URL`);
@@ -52,6 +57,7 @@ export function planLegacyEvmEnable(command: EnableActivationCommand, context: P
     decimals: entry.decimals ?? 18,
     requiredConfirmations: command.requiredConfirmations ?? entry.required_confirmations ?? DEFAULT_REQUIRED_CONFIRMATIONS,
     gasStation: command.gasStation,
+    swapContracts,
     ...(command.pathToAddress === undefined ? {} : { addressPath: resolveAddressPath(entry, command.pathToAddress) }),
   };
 }
@@ -67,13 +73,6 @@ function planUrls(ticker: string, urls: readonly string[] | undefined): EvmEndpo
 
 function isHttpUrl(url: string): boolean {
   return /^https?:\/\/[^/]/i.test(url) && URL.canParse(url);
-}
-
-/** A swap contract: a well-formed EVM address that is not the zero address. */
-function requireSwapContract(field: string, value: string | undefined, ticker: string): void {
-  if (value === undefined) throw invalidRequest(`${field} is required to enable ${ticker}`);
-  if (!isEvmAddress(value)) throw invalidRequest(`${field} is not a valid EVM address`);
-  if (isZeroAddress(value)) throw invalidRequest(`${field} can't be zero address`);
 }
 
 /** The chain id (an ERC20's from its platform entry) and, for an ERC20, its contract to read. */

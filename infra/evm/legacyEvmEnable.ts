@@ -27,7 +27,7 @@ export interface LegacyEvmDeps {
 /** The plan of a legacy EVM `enable`: the checks of {@link planLegacyEvmEnable}, no tokens. */
 export function planLegacyEvm(command: EnableActivationCommand, context: PlanContext): ActivationPlan {
   const params: LegacyEvmParams = planLegacyEvmEnable(command, context);
-  return { ticker: command.ticker, family: ChainFamilyId.Evm, via: command.via, tokens: [], getBalances: true, params };
+  return { ticker: command.ticker, family: ChainFamilyId.Evm, via: command.via, tokens: [], getBalances: true, params, swapContracts: params.swapContracts };
 }
 
 /** Activates a planned legacy EVM coin: address, balance (and decimals), gas station price; `sockets` become the coin's. */

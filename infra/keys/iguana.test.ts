@@ -70,12 +70,21 @@ describe('Iguana key from a seed phrase (sha256, clamped)', () => {
 describe('Iguana key from a WIF or 0x-hex passphrase', () => {
   const KEY = '0x0c28fca386c7a227600b2fe50b7cae11ec86d3bf1fbe471be89827e19d72aa1d';
 
-  it('reads standard Bitcoin WIFs, compressed and not', async () => {
-    for (const text of ['5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ', 'KwdMAjGmerYanjeui5SHS7JkmpZvVipYvB2LJGU1ZxJwYvP98617']) {
-      assert.equal(hex(parseWif(text) ?? new Uint8Array()), KEY);
-      assert.equal(createIguanaKeyProvider(text).keySource, 'Wif');
-      assert.deepEqual(await publicOf(text), expectedPublic(KEY));
-    }
+  it('reads the standard compressed Bitcoin WIF', async () => {
+    const text = 'KwdMAjGmerYanjeui5SHS7JkmpZvVipYvB2LJGU1ZxJwYvP98617';
+    assert.equal(hex(parseWif(text) ?? new Uint8Array()), KEY);
+    assert.equal(createIguanaKeyProvider(text).keySource, 'Wif');
+    assert.deepEqual(await publicOf(text), expectedPublic(KEY));
+  });
+
+  it('refuses an uncompressed WIF, as the reference does, without quoting it', () => {
+    const text = '5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ';
+    assert.throws(() => createIguanaKeyProvider(text), (e: unknown) => {
+      assert.ok(e instanceof InvalidPrivateKeyError);
+      assert.match(e.message, /uncompressed WIF/);
+      assert.ok(!e.message.includes(text));
+      return true;
+    });
   });
 
   it('accepts any version byte (KMD 188, even 0)', async () => {
@@ -86,12 +95,22 @@ describe('Iguana key from a WIF or 0x-hex passphrase', () => {
     }
   });
 
-  it('a bad checksum or compression flag is not WIF: the text is hashed instead', () => {
+  it('a WIF-shaped text with a bad checksum is refused, not hashed into another wallet', () => {
     const good = wif(KEY, 128, true);
     const broken = good.slice(0, -1) + (good.endsWith('1') ? '2' : '1');
-    assert.equal(iguanaPrivateKey(broken).source, 'Sha256');
+    assert.throws(() => iguanaPrivateKey(broken), (e: unknown) => {
+      assert.ok(e instanceof InvalidPrivateKeyError);
+      assert.match(e.message, /checksum matches none/);
+      assert.ok(!e.message.includes(broken));
+      return true;
+    });
+  });
+
+  it('a text without the WIF layout (another compression flag, another length) is hashed', () => {
     const badFlag = encodeBase58Check(new Uint8Array([128, ...Buffer.from(KEY.slice(2), 'hex'), 2]));
     assert.equal(iguanaPrivateKey(badFlag).source, 'Sha256');
+    const short = encodeBase58Check(new Uint8Array([128, ...Buffer.from(KEY.slice(2), 'hex')]).slice(0, 30));
+    assert.equal(iguanaPrivateKey(short).source, 'Sha256');
   });
 
   it('reads a 0x-prefixed 32-byte hex key, in either case', async () => {

@@ -1,6 +1,8 @@
 /**
  * CashAddr (Bitcoin Cash address format, `bitcoincash:q…`): base32 with a BCH-code checksum over
- * the network prefix. bitcoinjs-lib has no encoder for it, so this is the spec's algorithm.
+ * the network prefix. bitcoinjs-lib has no encoder for it, so this is the spec's algorithm. Any
+ * prefix of ASCII letters and digits works (eCash `ecash`, Ergon `ergon`, `5trat`, …), as in the
+ * reference (docs/compatibility.md §6).
  */
 const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const GENERATORS = [0x98f2bc8e61n, 0x79b76d99e2n, 0xf33e5fb3c4n, 0xae2eabe2a8n, 0x1e4f43e470n];
@@ -34,9 +36,26 @@ function toFiveBit(bytes: Uint8Array): number[] {
   return out;
 }
 
-/** The CashAddr of a 20-byte P2PKH hash (version byte 0) under `prefix` (`bitcoincash`, `bchtest`, `bchreg`). */
+/** Longest prefix accepted: the bound BIP173 sets for bech32's human-readable part (CashAddr sets none). */
+export const CASH_PREFIX_MAX_LENGTH = 83;
+const CASH_PREFIX = new RegExp(`^[A-Za-z0-9]{1,${CASH_PREFIX_MAX_LENGTH}}$`);
+
+/**
+ * The prefix an address is shown with, from `address_format.network`: lower-cased, as the reference
+ * does (the checksum reads only each character's low 5 bits, so the case never changes it). The
+ * CashAddr spec allows ASCII only and `:` separates the prefix; this service takes letters and digits.
+ */
+export function cashAddressPrefix(network: string): { prefix: string } | { problem: string } {
+  if (!CASH_PREFIX.test(network)) {
+    return { problem: `address_format network ${JSON.stringify(network.slice(0, 40))} is not a CashAddr prefix (1 to ${CASH_PREFIX_MAX_LENGTH} ASCII letters or digits)` };
+  }
+  return { prefix: network.toLowerCase() };
+}
+
+/** The CashAddr of a 20-byte P2PKH hash (version byte 0) under a lower-case `prefix` (see `cashAddressPrefix`). */
 export function cashAddressP2pkh(prefix: string, hash160: Uint8Array): string {
   if (hash160.length !== 20) throw new RangeError('a P2PKH hash is 20 bytes');
+  if (!CASH_PREFIX.test(prefix) || prefix !== prefix.toLowerCase()) throw new RangeError('a CashAddr prefix is lower-case ASCII letters and digits');
   const payload = toFiveBit(Uint8Array.from([0, ...hash160]));
   const prefixData = [...prefix].map((ch) => ch.charCodeAt(0) & 31);
   const checksum = polymod([...prefixData, 0, ...payload, 0, 0, 0, 0, 0, 0, 0, 0]);

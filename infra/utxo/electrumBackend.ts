@@ -1,12 +1,11 @@
 /** A UTXO coin (or QRC20 token) read over an Electrum pool (spec 4.6). */
-import { crypto as btcCrypto } from 'bitcoinjs-lib';
 import { ErrorType, errorSentence } from '../../spec/errors.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { ElectrumRpcError } from '../electrum/electrumConnection.ts';
 import { ElectrumPool, ElectrumUnavailableError } from '../electrum/electrumPool.ts';
 import { TokenReadError } from '../failover/tokenReadError.ts';
 import { readElectrumBalance, type ElectrumBatch } from './electrumAccountReader.ts';
-import { readQrc20Balance } from './qrc20Reader.ts';
+import { electrumContractCalls, qtumAccount, readQrc20Balance } from './qrc20Reader.ts';
 import type { UtxoWallet } from './utxoAddress.ts';
 import type { UtxoBackend, UtxoRead } from './utxoBackend.ts';
 import type { ElectrumPlanParams } from './utxoPlan.ts';
@@ -47,17 +46,16 @@ export function createElectrumBackend(ticker: string, params: ElectrumPlanParams
 
 /** The wallet's scripts for a coin, the contract's `balanceOf` for a QRC20. */
 function reader(ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, compressedKey: Uint8Array): (batch: ElectrumBatch) => Promise<UtxoRead> {
-  const contract = params.qrc20Contract;
-  if (contract === undefined) {
+  const token = params.qrc20;
+  if (token === undefined) {
     return async (batch) => {
       const read = await readElectrumBalance(batch, wallet, params.matureConfirmations);
       return { currentBlock: read.currentBlock, balance: { spendable: read.spendable, unspendable: read.unspendable }, decimals: params.decimals ?? 8 };
     };
   }
-  // A Qtum account is the hash160 of the key, as hex.
-  const owner = Buffer.from(btcCrypto.hash160(Buffer.from(compressedKey))).toString('hex');
+  const owner = qtumAccount(compressedKey);
   return async (batch) => {
-    const read = await readQrc20Balance(batch, { ticker, contract, decimals: params.decimals }, owner);
+    const read = await readQrc20Balance(electrumContractCalls(batch, owner), { ticker, contract: token.contract, decimals: params.decimals }, owner);
     return { currentBlock: read.currentBlock, balance: { spendable: read.balance, unspendable: 0n }, decimals: read.decimals };
   };
 }

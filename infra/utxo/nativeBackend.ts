@@ -1,13 +1,16 @@
 /**
- * A UTXO coin read from its native daemon (spec 4.7, 1.5; docs/compatibility.md §9): JSON-RPC with basic auth at
- * 127.0.0.1:<rpcport>, credentials from the daemon's config file. The wallet's address must be
- * imported into the daemon (spec 1.5); the balance is the sum of `listunspent` for it.
+ * A UTXO coin or QRC20 token read from its native daemon (spec 4.7, 1.5; docs/compatibility.md §9):
+ * JSON-RPC with basic auth at 127.0.0.1:<rpcport>, credentials from the daemon's config file. A
+ * coin's address must be imported into the daemon (spec 1.5); its balance is the sum of
+ * `listunspent` for it. A QRC20 balance is the contract's answer to `callcontract` (qrc20Reader.ts).
  */
 import { ActivationError, ErrorType, errorSentence } from '../../spec/errors.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { amountField, parseRpcJsonExact } from './daemonAmounts.ts';
 import { DaemonConfError, readDaemonCredentials } from './daemonConf.ts';
 import { createRpcClient, DaemonRpcError, type RpcCall } from './daemonRpc.ts';
+import { TokenReadError } from '../failover/tokenReadError.ts';
+import { daemonContractCalls, qtumAccount, readQrc20Balance } from './qrc20Reader.ts';
 import type { UtxoBackend, UtxoRead } from './utxoBackend.ts';
 import type { NativePlanParams } from './utxoPlan.ts';
 
@@ -19,11 +22,17 @@ export interface NativeBackendOptions {
 
 const RPC_METHOD_NOT_FOUND = -32601;
 
+/** The wallet as the daemon is asked about it: its address (a coin) or its key's Qtum account (a QRC20). */
+export interface NativeWallet {
+  readonly address: string;
+  readonly compressedKey: Uint8Array;
+}
+
 /** Reads the daemon's credentials now (a missing file or key fails the activation clearly). */
-export async function createNativeBackend(ticker: string, params: NativePlanParams, address: string, options: NativeBackendOptions): Promise<UtxoBackend> {
+export async function createNativeBackend(ticker: string, params: NativePlanParams, wallet: NativeWallet, options: NativeBackendOptions): Promise<UtxoBackend> {
   let credentials;
   try {
-    credentials = await readDaemonCredentials(params.entry, params.confPath);
+    credentials = await readDaemonCredentials(params.daemonEntry, params.confPath);
   } catch (error) {
     if (error instanceof DaemonConfError) throw errorSentence(ErrorType.InvalidRequest, error.message);
     throw error;
@@ -31,6 +40,7 @@ export async function createNativeBackend(ticker: string, params: NativePlanPara
   const endpoint = `127.0.0.1:${credentials.port}`;
   const rpc = createRpcClient({ url: `http://${endpoint}`, user: credentials.user, password: credentials.password }, parseRpcJsonExact);
   const timeoutMs = options.requestTimeoutMs ?? 20_000;
+  const read = reader(ticker, params, wallet);
   return {
     async read(signal) {
       const controller = new AbortController();
@@ -38,7 +48,7 @@ export async function createNativeBackend(ticker: string, params: NativePlanPara
       signal.addEventListener('abort', onAbort, { once: true });
       const cancel = options.clock.setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       try {
-        return await readNative(rpc, address, params, controller.signal);
+        return await read(rpc, controller.signal);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         throw nativeError(ticker, endpoint, controller.signal.aborted ? controller.signal.reason : error);
@@ -48,6 +58,17 @@ export async function createNativeBackend(ticker: string, params: NativePlanPara
       }
     },
     close: () => undefined, // one HTTP request per call: nothing stays open
+  };
+}
+
+/** `listunspent` of the address for a coin, the contract's `balanceOf` for a QRC20. */
+function reader(ticker: string, params: NativePlanParams, wallet: NativeWallet): (rpc: RpcCall, signal: AbortSignal) => Promise<UtxoRead> {
+  const token = params.qrc20;
+  if (token === undefined) return (rpc, signal) => readNative(rpc, wallet.address, params, signal);
+  const owner = qtumAccount(wallet.compressedKey);
+  return async (rpc, signal) => {
+    const read = await readQrc20Balance(daemonContractCalls(rpc, signal), { ticker, contract: token.contract, decimals: params.decimals }, owner);
+    return { currentBlock: read.currentBlock, balance: { spendable: read.balance, unspendable: 0n }, decimals: read.decimals };
   };
 }
 
@@ -83,6 +104,8 @@ function nativeError(ticker: string, endpoint: string, error: unknown): Activati
   let message: string;
   if (error instanceof AddressNotImportedError) {
     message = `${ticker}: the address ${error.address} is not imported into the native daemon at ${endpoint}; import it with importaddress "${error.address}" "" true (spec 1.5)`;
+  } else if (error instanceof TokenReadError) {
+    message = `${ticker}: ${error.message}`;
   } else if (error instanceof DaemonRpcError && error.code !== undefined) {
     message = `${ticker}: the native daemon at ${endpoint} refused ${error.method}: ${error.message}`;
   } else {

@@ -27,13 +27,13 @@ export interface UtxoFamilyOptions {
  */
 export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
   async function backendFor(plan: ActivationPlan, params: UtxoPlanParams, compressed: Uint8Array, address: string): Promise<UtxoBackend> {
-    if (params.mode === 'native') return createNativeBackend(plan.ticker, params, address, options);
+    if (params.mode === 'native') return createNativeBackend(plan.ticker, params, { address, compressedKey: compressed }, options);
     return createElectrumBackend(plan.ticker, params, utxoWallet(compressed, params.addressRule), compressed, options);
   }
 
   return {
     id: ChainFamilyId.Utxo,
-    serves: { electrum: ['UTXO', 'QTUM', 'QRC20'], enable: ['UTXO', 'QTUM'] },
+    serves: { electrum: ['UTXO', 'QTUM', 'QRC20'], enable: ['UTXO', 'QTUM', 'QRC20'] },
 
     plan(command: ActivationCommand, context: PlanContext): ActivationPlan {
       if (command.kind === CommandKind.Platform) throw new Error('UTXO coins are not platforms of enable_eth_with_tokens');
@@ -49,7 +49,7 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
       const backend = await backendFor(plan, params, publicKey.compressed, wallet.address);
       try {
         const read = await backend.read(signal);
-        const qrc20 = params.mode === 'electrum' && params.qrc20Contract !== undefined;
+        const qrc20 = params.qrc20 !== undefined;
         return {
           ticker: plan.ticker,
           family: ChainFamilyId.Utxo,

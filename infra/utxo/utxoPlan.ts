@@ -1,16 +1,18 @@
 /**
  * The checks of a UTXO, QTUM or QRC20 activation after the legacy pre-checks (spec 4.6, 4.7, 7.2;
- * docs/compatibility.md §9). `electrum`: servers (present, `host:port`), `min_connected` > 0 and <=
- * `max_connected` (default: the number of servers), the address format, for QRC20 its contract.
- * Native `enable`: the address format and where the daemon's config file is.
+ * docs/compatibility.md §9). A QRC20 request's swap contracts come first (qrc20Plan.ts).
+ * `electrum`: servers (present, `host:port`), `min_connected` > 0 and <= `max_connected` (default:
+ * the number of servers), the address format, for QRC20 its contract. Native `enable`: the address
+ * format, for QRC20 its contract, and where the daemon's config file is.
  */
 import type { ElectrumActivationCommand, ElectrumServerSpec, EnableActivationCommand, PlanContext } from '../../actors/ports/chainFamily.ts';
 import type { CoinEntry } from '../../spec/coins.ts';
-import { ErrorType, errorSentence, invalidRequest } from '../../spec/errors.ts';
+import { invalidRequest } from '../../spec/errors.ts';
 import { parseHostPort } from '../electrum/electrumChannel.ts';
 import { resolveAddressPath, type AddressPathRequest } from '../../actors/hdPlan.ts';
 import type { AddressPath } from '../../actors/ports/keyProvider.ts';
 import { daemonConfPath } from './daemonConf.ts';
+import { planQrc20SwapContracts, planQrc20Token, qrc20DaemonEntry, type Qrc20PlanParams } from './qrc20Plan.ts';
 import { utxoAddressRule, type UtxoAddressRule } from './utxoAddress.ts';
 
 /** What every UTXO plan carries. */
@@ -31,14 +33,18 @@ export interface ElectrumPlanParams extends UtxoPlanBase {
   readonly servers: readonly ElectrumServerSpec[];
   readonly minConnected: number;
   readonly maxConnected: number;
-  /** QRC20 only: the token contract (40 hex digits, no `0x`). */
-  readonly qrc20Contract?: string;
+  /** QRC20 only: the token and swap contracts. */
+  readonly qrc20?: Qrc20PlanParams;
 }
 
 /** Validated native `enable` parameters: the daemon's config file to read at activation. */
 export interface NativePlanParams extends UtxoPlanBase {
   readonly mode: 'native';
   readonly confPath: string;
+  /** The entry the daemon's credentials are read for (a QRC20's platform entry; else the coin's own). */
+  readonly daemonEntry: CoinEntry;
+  /** QRC20 only: the token and swap contracts. */
+  readonly qrc20?: Qrc20PlanParams;
 }
 
 export type UtxoPlanParams = ElectrumPlanParams | NativePlanParams;
@@ -46,9 +52,8 @@ export type UtxoPlanParams = ElectrumPlanParams | NativePlanParams;
 /** Default coinbase maturity (docs/compatibility.md §9). */
 export const MATURE_CONFIRMATIONS_DEFAULT = 100;
 
-const HEX40 = /^(?:0x)?([0-9a-fA-F]{40})$/;
-
 export function planElectrum(command: ElectrumActivationCommand, { platform: entry, platformProtocol }: PlanContext): ElectrumPlanParams {
+  const swapContracts = platformProtocol.type === 'QRC20' ? planQrc20SwapContracts(command) : undefined;
   const servers = command.servers;
   if (servers === undefined) throw invalidRequest('servers: a list of electrum servers ({"url": "host:port", "protocol": "TCP"|"SSL"|"WSS"}) is required');
   servers.forEach((server, i) => {
@@ -59,30 +64,30 @@ export function planElectrum(command: ElectrumActivationCommand, { platform: ent
   if (minConnected < 1) throw invalidRequest('min_connected should be greater than 0');
   if (minConnected > maxConnected) throw invalidRequest(`min_connected (${minConnected}) must be <= max_connected (${maxConnected})`);
   const base = planBase(command, entry, command.addressFormat);
-  let qrc20Contract: string | undefined;
-  if (platformProtocol.type === 'QRC20') {
-    qrc20Contract = HEX40.exec(platformProtocol.contractAddress)?.[1]?.toLowerCase();
-    if (qrc20Contract === undefined) throw errorSentence(ErrorType.CoinProtocolParseError, `${command.ticker}: QRC20 contract_address must be 40 hex digits`);
-    for (const [field, value] of [['swap_contract_address', command.swapContractAddress], ['fallback_swap_contract', command.fallbackSwapContract]] as const) {
-      if (value !== undefined && !HEX40.test(value)) throw invalidRequest(`${field}: expected a QRC20 contract address (40 hex digits)`);
-    }
-  }
+  const qrc20 = planQrc20Token(command.ticker, platformProtocol, swapContracts);
   return {
     ...base,
     mode: 'electrum',
     servers,
     minConnected,
     maxConnected,
-    ...(qrc20Contract === undefined ? {} : { qrc20Contract, decimals: entry.decimals }),
+    // A QRC20's decimals come from the contract when the coins file has none.
+    ...(qrc20 === undefined ? {} : { qrc20, decimals: entry.decimals }),
   };
 }
 
-/** Native `enable` of a UTXO or QTUM coin: the address and where the daemon's config is. */
-export function planNative(command: EnableActivationCommand, { platform: entry }: PlanContext): NativePlanParams {
-  const base = planBase(command, entry, undefined);
-  const conf = daemonConfPath(entry);
+/**
+ * Native `enable` of a UTXO or QTUM coin or a QRC20 token: the address and where the daemon's
+ * config is (a QRC20 token's is its platform's).
+ */
+export function planNative(command: EnableActivationCommand, { platform: entry, platformProtocol, coins }: PlanContext): NativePlanParams {
+  const swapContracts = platformProtocol.type === 'QRC20' ? planQrc20SwapContracts(command) : undefined;
+  const base = planBase(command, entry, command.addressFormat);
+  const qrc20 = planQrc20Token(command.ticker, platformProtocol, swapContracts);
+  const daemonEntry = platformProtocol.type === 'QRC20' ? qrc20DaemonEntry(entry, platformProtocol.platform, coins) : entry;
+  const conf = daemonConfPath(daemonEntry);
   if ('problem' in conf) throw invalidRequest(conf.problem);
-  return { ...base, mode: 'native', confPath: conf.path };
+  return { ...base, mode: 'native', confPath: conf.path, daemonEntry, ...(qrc20 === undefined ? {} : { qrc20, decimals: entry.decimals }) };
 }
 
 /** The address rule (the request may override the entry's format) and the confirmations. */
@@ -96,7 +101,7 @@ function planBase(
   entry: CoinEntry,
   addressFormat: ElectrumActivationCommand['addressFormat'],
 ): UtxoPlanBase {
-  const rule = utxoAddressRule(addressFormat === undefined ? entry : { ...entry, address_format: addressFormat });
+  const rule = utxoAddressRule(entry, addressFormat);
   if ('problem' in rule) throw invalidRequest(`${command.ticker}: ${rule.problem}`);
   return {
     entry,

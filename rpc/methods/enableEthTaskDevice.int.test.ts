@@ -26,7 +26,7 @@ before(async () => {
   });
   device = await startDeviceDouble({ pin: PIN });
   wallet = createTrezorConnectWallet({ udpPort: device.port });
-  stack = await startStack({ devnet, hardware: async () => wallet, taskTimeouts: { connectMs: 60_000, pinMs: 60_000 } });
+  stack = await startStack({ devnet, hardware: async () => wallet, taskTimeouts: { connectMs: 60_000, pinMs: 60_000, confirmMs: 60_000 } });
 });
 after(async () => {
   await stack.stop();

@@ -22,11 +22,11 @@ import {
 /**
  * `task::enable_eth::*` with `priv_key_policy: "Hardware"`: the real service over HTTP and a real
  * devnet, with a fake `HardwareWallet` the test drives (connect, PIN, button) and a ManualClock for
- * the 300 s device waits.
+ * the 300 s device waits (connect, PIN, confirmation).
  */
 
 const PIN = '95827146';
-const TIMEOUTS = { connectMs: 300_000, pinMs: 300_000 };
+const TIMEOUTS = { connectMs: 300_000, pinMs: 300_000, confirmMs: 300_000 };
 const DEVICE_ADDRESS = new FakeHardwareWallet().address;
 const DEVICE_WEI = 2_500_000_000_000_000_003n;
 const DEVICE_USDT = 42_000_001n;
@@ -237,6 +237,36 @@ describe('task::enable_eth with a hardware key (fake device)', () => {
       assert.equal(keyCall.signal.aborted, true, 'the device call was aborted');
       assertV2Error(await enterPin(s, id, PIN), 500, 'InternalError');
       assert.equal(fake.pinsChecked, 0);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('not confirmed on the device: TaskTimedOut at the confirm timeout, counted from the PIN; the device call aborted, the ticker free', async () => {
+    const { s, fake, clock } = await hwStack(new FakeHardwareWallet({ pin: PIN, connected: true, holdForButton: true }));
+    try {
+      const id = await startTask(s, hardwareParams(s));
+      await untilStatus(s, id, 'UserActionRequired', 'EnterHardwarePin');
+      clock.advance(TIMEOUTS.pinMs - 1); // the PIN wait used up all but a millisecond of its own budget
+      await enterPin(s, id, PIN);
+      await untilStatus(s, id, 'InProgress', 'FollowHwDeviceInstructions');
+      clock.advance(TIMEOUTS.confirmMs - 1);
+      await settle();
+      assert.equal((await taskStatus(s, id, false)).body.result.details, 'FollowHwDeviceInstructions');
+      const keyCall = callsOf(fake, 'ethereumPublicKey')[0]!;
+      assert.equal(keyCall.signal.aborted, false);
+
+      clock.advance(1);
+      const { result } = await untilFinished(s, id);
+      assert.equal(result.details.error_type, 'TaskTimedOut');
+      assert.deepEqual(result.details.error_data, { duration_ms: TIMEOUTS.confirmMs });
+      assert.equal(keyCall.signal.aborted, true, 'the device call was aborted');
+      assert.equal(clock.pendingTimers, 0);
+      fake.confirm(); // a confirmation afterwards changes nothing
+      await settle();
+      assert.deepEqual(await enabledTickers(s), []);
+      assert.equal(describeEvents(await taskEvents(s, id)).at(-1), 'TaskFailed');
+      assert.equal((await s.v2('enable_eth_with_tokens', enableEthParams(s, []))).status, 200, 'ETH can be activated');
     } finally {
       await s.stop();
     }

@@ -15,6 +15,8 @@ import {
   type Stack,
 } from '../../devnet/testing/stack.ts';
 
+const ZERO = '0x0000000000000000000000000000000000000000';
+
 let devnet: EvmDevnet;
 before(async () => {
   devnet = await startTestDevnet({
@@ -250,6 +252,13 @@ describe('enable_eth_with_tokens on a real devnet', () => {
     ['BrowserWallet rpc_mode', (s) => enableEthParams(s, [], { rpc_mode: 'BrowserWallet' }), 400, 'InvalidRequest', undefined],
     ['Hardware key outside a task', (s) => enableEthParams(s, [], { priv_key_policy: 'Hardware' }), 500, 'PrivKeyNotAllowed', undefined],
     ['RemoteWallet without a session', (s) => enableEthParams(s, [], { priv_key_policy: { type: 'RemoteWallet' } }), 500, 'PrivKeyNotAllowed', undefined],
+    ['data with a policy other than RemoteWallet', (s) => enableEthParams(s, [], { priv_key_policy: { type: 'ContextPrivKey', data: 'abcd' } }), 400, 'InvalidRequest', undefined],
+    ['zero swap contract', (s) => enableEthParams(s, [], { swap_contract_address: ZERO }), 400, 'InvalidRequest', "params.swap_contract_address can't be zero address"],
+    ['zero fallback swap contract', (s) => enableEthParams(s, [], { fallback_swap_contract: ZERO }), 400, 'InvalidRequest', "params.fallback_swap_contract can't be zero address"],
+    ['another address than the Iguana key\'s one', (s) => enableEthParams(s, [], { path_to_address: { account_id: 0, chain: 'External', address_id: 1 } }), 500, 'UnexpectedDerivationMethod', undefined],
+    ['a scan of the Iguana key', (s) => enableEthParams(s, [], { scan_policy: 'scan' }), 500, 'UnexpectedDerivationMethod', undefined],
+    ['a gap limit for the Iguana key', (s) => enableEthParams(s, [], { gap_limit: 5 }), 500, 'UnexpectedDerivationMethod', undefined],
+    ['more addresses than the Iguana key has', (s) => enableEthParams(s, [], { min_addresses_number: 3 }), 500, 'UnexpectedDerivationMethod', undefined],
   ];
 
   test('every bad request gets its error type and status, and leaves nothing registered', async () => {
@@ -267,11 +276,31 @@ describe('enable_eth_with_tokens on a real devnet', () => {
         if (errorType === 'InvalidRequest') assert.match(answer.body.error, /params\.|nodes\[0\]|rpc_mode|ticker/, name);
         assert.deepEqual(await enabledTickers(s), [], name);
       }
+      const nonEvm = await s.v2('enable_eth_with_tokens', enableEthParams(s, [], { ticker: 'KMD' }));
+      assert.equal(nonEvm.body.error, 'Unexpected platform protocol UTXO for KMD: enable_eth_with_tokens activates ETH and TRX platforms only');
       assert.equal(proxy.stats().httpRequests, 0, 'no chain work for a request that fails validation');
       assert.equal((await s.v2('enable_eth_with_tokens', enableEthParams(s, ['USDT-ERC20']))).status, 200);
     } finally {
       await s.stop();
       await proxy.stop();
+    }
+  });
+
+  test('the fallback swap contract may be left out or null: the activation records it as null; an Iguana key takes the default path_to_address', async () => {
+    for (const fallback of [{}, { fallback_swap_contract: null }]) {
+      const s = await stack();
+      try {
+        const { fallback_swap_contract: _, ...params } = enableEthParams(s, ['USDT-ERC20']);
+        const defaultPath = { path_to_address: { account_id: 0, chain: 'External', address_id: 0 }, gap_limit: 20, scan_policy: 'scan_if_new_wallet' };
+        const { status, body } = await s.v2('enable_eth_with_tokens', { ...params, ...fallback, ...defaultPath });
+        assert.equal(status, 200, JSON.stringify(body));
+        assert.deepEqual(Object.keys(body.result.eth_addresses_infos), [TEST_ADDRESS]);
+        const requested: any[] = [];
+        for await (const e of s.service.log.read()) if (e.type === 'ActivationRequested') requested.push(e.data);
+        assert.deepEqual(requested.map((d) => d.swapContracts), [{ swapContractAddress: params.swap_contract_address, fallbackSwapContract: null }]);
+      } finally {
+        await s.stop();
+      }
     }
   });
 

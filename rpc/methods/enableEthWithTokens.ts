@@ -21,6 +21,10 @@ export function toPlatformCommand(params: EnableEthWithTokensParams, via: Platfo
   if (policy === 'BrowserWallet') {
     throw invalidRequest('params.priv_key_policy: BrowserWallet is only available on WebAssembly builds');
   }
+  if (typeof params.priv_key_policy === 'object' && params.priv_key_policy.data !== undefined && policy !== 'RemoteWallet') {
+    // spec 2.2: `data` is the session topic of a remote wallet, and nothing else has one.
+    throw invalidRequest(`params.priv_key_policy.data: only the RemoteWallet policy takes data (a remote-wallet session topic); remove it for ${policy}`);
+  }
   return {
     kind: CommandKind.Platform,
     ticker: params.ticker,
@@ -33,10 +37,20 @@ export function toPlatformCommand(params: EnableEthWithTokensParams, via: Platfo
     tokens: params.erc20_tokens_requests.map((t) => ({ ticker: t.ticker })),
     getBalances: params.get_balances,
     keyPolicy: policy ?? KeyPolicy.ContextPrivKey,
-    ...(params.swap_contract_address === undefined ? {} : { swapContractAddress: params.swap_contract_address }),
-    ...(params.fallback_swap_contract === undefined ? {} : { fallbackSwapContract: params.fallback_swap_contract }),
+    ...toSwapContracts(params),
     ...(params.nft_req === undefined ? {} : { nftRequested: true }),
     hd: toHdRequest(params),
+  };
+}
+
+/** The swap contract fields in domain form: `null` is the same as left out (as the reference reads them). */
+export function toSwapContracts(params: {
+  readonly swap_contract_address?: string | null;
+  readonly fallback_swap_contract?: string | null;
+}): { swapContractAddress?: string; fallbackSwapContract?: string } {
+  return {
+    ...(params.swap_contract_address == null ? {} : { swapContractAddress: params.swap_contract_address }),
+    ...(params.fallback_swap_contract == null ? {} : { fallbackSwapContract: params.fallback_swap_contract }),
   };
 }
 

@@ -58,7 +58,9 @@ after(async () => {
 const COINS = () => [
   { coin: COIN, name: 'litecoin', mm2: 1, pubtype: 111, decimals: 8, protocol: { type: 'UTXO' } },
   { coin: 'QTUMR', mm2: 1, pubtype: 120, decimals: 8, protocol: { type: 'QTUM' } },
-  { coin: 'LTCW', mm2: 1, pubtype: 111, bech32_hrp: 'rltc', address_format: { format: 'segwit' }, decimals: 8, protocol: { type: 'UTXO' } },
+  { coin: 'LTCW', mm2: 1, pubtype: 111, segwit: true, bech32_hrp: 'rltc', address_format: { format: 'segwit' }, decimals: 8, protocol: { type: 'UTXO' } },
+  // a CashAddr prefix beyond spec 2.3's three, as eCash's entry has it (the chain read is by script)
+  { coin: 'XECR', mm2: 1, address_format: { format: 'cashaddress', network: 'ecash' }, decimals: 8, protocol: { type: 'UTXO' } },
   { coin: 'QTOK-QRC20', mm2: 1, pubtype: 120, protocol: { type: 'QRC20', protocol_data: { platform: 'QTUMR', contract_address: evm.tokens[0]!.address } } },
 ];
 
@@ -100,6 +102,18 @@ describe('legacy electrum against the devnet Electrum server (litecoind regtest)
     }
   });
 
+  test('null utxo_merge_params and the default path_to_address (what reference clients send with an Iguana key) activate the one address', async () => {
+    const s = await stack();
+    try {
+      const defaultPath = { account_id: 0, chain: 'External', address_id: 0 };
+      const { status, body } = await s.legacy('electrum', { coin: COIN, servers: [tcp()], utxo_merge_params: null, path_to_address: defaultPath });
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(body.address, address);
+    } finally {
+      await s.stop();
+    }
+  });
+
   test('a segwit entry activates its bech32 P2WPKH address with that script\'s balance', async () => {
     const s = await stack();
     try {
@@ -111,6 +125,19 @@ describe('legacy electrum against the devnet Electrum server (litecoind regtest)
       // the request's address_format overrides the entry: the same key's P2PKH address and balance
       const legacyFormat = await s.legacy('electrum', { coin: COIN, servers: [tcp()], address_format: { format: 'standard' } });
       assert.equal(legacyFormat.body.address, address);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('an entry with the CashAddr prefix ecash activates, shown as ecash:<payload>, with its P2PKH balance', async () => {
+    const s = await stack();
+    try {
+      const { status, body } = await s.legacy('electrum', { coin: 'XECR', servers: [tcp()] });
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.match(body.address, /^ecash:q[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{41}$/);
+      assert.equal(body.balance, formatAmount(FUNDED + PENDING, 8));
+      assert.deepEqual((await s.legacy('my_balance', { coin: 'XECR' })).body.address, body.address);
     } finally {
       await s.stop();
     }

@@ -1,13 +1,20 @@
 import { formatAmount } from '../../spec/amount.ts';
-import { legacyElectrumParams, type LegacyActivationResponse, type LegacyElectrumParams } from '../../spec/legacyElectrum.ts';
-import { CommandKind, type ElectrumActivationCommand } from '../../actors/ports/chainFamily.ts';
+import { legacyElectrumParams, type LegacyActivationResponse, type LegacyElectrumParams, type UtxoMergeParams, UTXO_MERGE_DEFAULTS } from '../../spec/legacyElectrum.ts';
+import { CommandKind, type ElectrumActivationCommand, type UtxoMergeSpec } from '../../actors/ports/chainFamily.ts';
 import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia, type ActivatedCoin } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
-import { toAddressPathRequest } from './enableEthWithTokens.ts';
+import { toAddressPathRequest, toSwapContracts } from './enableEthWithTokens.ts';
+
+/** `utxo_merge_params` in domain form (`null` is the same as left out, as the reference reads it). */
+export function toUtxoMergeSpec(params: UtxoMergeParams | null | undefined): { utxoMerge?: UtxoMergeSpec } {
+  if (params == null) return {};
+  const { check_every = UTXO_MERGE_DEFAULTS.check_every, max_merge_at_once = UTXO_MERGE_DEFAULTS.max_merge_at_once } = params;
+  return { utxoMerge: { mergeAt: params.merge_at, checkEverySeconds: check_every, maxMergeAtOnce: max_merge_at_once } };
+}
 
 /** Wire params → domain command. */
-function toElectrumCommand(params: LegacyElectrumParams): ElectrumActivationCommand {
+export function toElectrumCommand(params: LegacyElectrumParams): ElectrumActivationCommand {
   return {
     kind: CommandKind.Electrum,
     ticker: params.coin,
@@ -18,8 +25,8 @@ function toElectrumCommand(params: LegacyElectrumParams): ElectrumActivationComm
     ...(params.required_confirmations === undefined ? {} : { requiredConfirmations: params.required_confirmations }),
     ...(params.requires_notarization === undefined ? {} : { requiresNotarization: params.requires_notarization }),
     ...(params.address_format === undefined ? {} : { addressFormat: params.address_format }),
-    ...(params.swap_contract_address === undefined ? {} : { swapContractAddress: params.swap_contract_address }),
-    ...(params.fallback_swap_contract === undefined ? {} : { fallbackSwapContract: params.fallback_swap_contract }),
+    ...toSwapContracts(params),
+    ...toUtxoMergeSpec(params.utxo_merge_params),
     ...(params.path_to_address === undefined ? {} : { pathToAddress: toAddressPathRequest(params.path_to_address) }),
   };
 }

@@ -3,18 +3,19 @@ import { CommandKind, type EnableActivationCommand } from '../../actors/ports/ch
 import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
-import { toAddressPathRequest } from './enableEthWithTokens.ts';
-import { renderLegacyActivation } from './legacyElectrum.ts';
+import { toAddressPathRequest, toSwapContracts } from './enableEthWithTokens.ts';
+import { renderLegacyActivation, toUtxoMergeSpec } from './legacyElectrum.ts';
 
 /** Wire params → domain command. */
-function toEnableCommand(params: LegacyEnableParams): EnableActivationCommand {
+export function toEnableCommand(params: LegacyEnableParams): EnableActivationCommand {
   return {
     kind: CommandKind.Enable,
     ticker: params.coin,
     via: ActivationVia.Enable,
     urls: params.urls,
-    ...(params.swap_contract_address === undefined ? {} : { swapContractAddress: params.swap_contract_address }),
-    ...(params.fallback_swap_contract === undefined ? {} : { fallbackSwapContract: params.fallback_swap_contract }),
+    ...toSwapContracts(params),
+    ...toUtxoMergeSpec(params.utxo_merge_params),
+    ...(params.address_format === undefined ? {} : { addressFormat: params.address_format }),
     ...(params.path_to_address === undefined ? {} : { pathToAddress: toAddressPathRequest(params.path_to_address) }),
     ...(params.gas_station_url === undefined
       ? {}

@@ -239,7 +239,7 @@ describe('legacy enable: EVM request checks, in order (spec 4.7, 7.2)', () => {
     const { urls: _urls, ...rest } = enableBody(coin);
     return rest;
   };
-  const cases: [string, () => Record<string, unknown>, string][] = [
+  const cases: [string, () => Record<string, unknown>, string | RegExp][] = [
     ['urls missing', () => noUrls('ETH'), 'Enable request for ETH coin must have at least 1 node URL'],
     ['urls empty (checked before the swap contract)', () => enableBody('USDT-ERC20', { urls: [], swap_contract_address: ZERO }), 'Enable request for USDT-ERC20 coin must have at least 1 node URL'],
     ['a url of another scheme', () => enableBody('ETH', { urls: ['ftp://node.example/SECRET'] }), 'urls[0] ftp://node.example: invalid node address, only http(s):// and ws(s):// nodes are supported'],
@@ -255,11 +255,25 @@ describe('legacy enable: EVM request checks, in order (spec 4.7, 7.2)', () => {
     ['an ERC20 whose platform has no chain id', () => enableBody('NOCHAIN-ERC20'), "Failed to activate ERC20 token 'NOCHAIN-ERC20': the platform 'NOCHAIN' has no chain_id in the coins config"],
     ['an ERC20 contract not EIP-55 checksummed', () => enableBody('LOWER-ERC20'), "Failed to activate ERC20 token 'LOWER-ERC20': contract_address is not an EIP-55 checksummed address"],
     ['a gas station that is not http(s)', () => enableBody('ETH', { gas_station_url: 'wss://station.example/SECRET' }), 'gas_station_url wss://station.example: expected an http:// or https:// URL'],
+    ['another address than the Iguana key\'s one', () => enableBody('ETH', { path_to_address: { account_id: 0, chain: 'Internal', address_id: 0 } }), "path_to_address asks for account 0, Internal, address 0 of ETH, but an Iguana key (enable_hd false) has one address per coin: leave path_to_address out (or give account 0, External, address 0), or set enable_hd to choose an HD address"],
+    ['address_format (an EVM address has one format)', () => enableBody('ETH', { address_format: { format: 'standard' } }), 'address_format: ETH is an EVM coin, whose address has one format; address_format applies to UTXO coins'],
+    ['utxo_merge_params (an EVM coin has no UTXOs to merge either)', () => enableBody('ETH', { utxo_merge_params: { merge_at: 50 } }), /^utxo_merge_params is not supported: merging UTXOs means signing and broadcasting transactions/],
   ];
   for (const [name, body, message] of cases) {
     test(name, async () => {
-      assert.equal(assertLegacyError(await s.legacy('enable', body())), message);
+      const error = assertLegacyError(await s.legacy('enable', body()));
+      if (message instanceof RegExp) assert.match(error, message);
+      else assert.equal(error, message);
       assert.deepEqual(await enabled(s), []);
     });
   }
+
+  test('a null fallback swap contract is the same as none, and the default path_to_address passes with an Iguana key', async () => {
+    const answer = await s.legacy('enable', enableBody('ETH', { fallback_swap_contract: null, path_to_address: { account_id: 0, chain: 'External', address_id: 0 } }));
+    assertSuccess(answer, successBody('ETH', '1.234500000000000001'));
+    const requested: any[] = [];
+    for await (const e of s.service.log.read()) if (e.type === 'ActivationRequested') requested.push(e.data);
+    assert.deepEqual(requested.at(-1).swapContracts, { swapContractAddress: SWAP_CONTRACT, fallbackSwapContract: null });
+    assert.equal((await s.legacy('disable_coin', { coin: 'ETH' })).status, 200);
+  });
 });

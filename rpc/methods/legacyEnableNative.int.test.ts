@@ -120,4 +120,30 @@ describe('legacy enable with a native daemon (litecoind regtest)', () => {
       assert.ok(!enabled.includes(coin));
     });
   }
+
+  test('address_format is read as electrum reads it: a switch to segwit is refused before the daemon is asked', async () => {
+    const refused = await s.legacy('enable', { coin: 'LTC-DOWN', address_format: { format: 'segwit' } });
+    assert.equal(refused.status, 500);
+    assert.deepEqual(refused.body, { error: "LTC-DOWN: address_format segwit cannot replace the coins file's standard: both must be segwit, or both standard/cashaddress" });
+    const badPrefix = await s.legacy('enable', { coin: 'LTC-DOWN', address_format: { format: 'cashaddress', network: 'no such' } });
+    assert.match(badPrefix.body.error, /^LTC-DOWN: address_format network "no such" is not a CashAddr prefix/);
+    // An accepted format goes on to the daemon (which is down).
+    const accepted = await s.legacy('enable', { coin: 'LTC-DOWN', address_format: { format: 'standard' } });
+    assert.match(accepted.body.error, /^Failed to connect to the native daemon of LTC-DOWN/);
+  });
+
+  test('utxo_merge_params is validated, then refused before the daemon is asked', async () => {
+    // LTC-DOWN's daemon refuses connections: a request that got that far would say so.
+    for (const [fields, message] of [
+      [{ utxo_merge_params: { merge_at: 'many' } }, 'Error parsing request: utxo_merge_params.merge_at: Expected integer'],
+      [{ utxo_merge_params: { merge_at: 50 } }, /^utxo_merge_params is not supported: merging UTXOs means signing and broadcasting transactions/],
+    ] as const) {
+      const { status, body } = await s.legacy('enable', { coin: 'LTC-DOWN', ...fields });
+      assert.equal(status, 500, JSON.stringify(body));
+      assert.deepEqual(Object.keys(body), ['error']);
+      if (typeof message === 'string') assert.equal(body.error, message);
+      else assert.match(body.error, message);
+    }
+    assert.equal((await s.v2('get_enabled_coins')).body.result.coins.some((c: { ticker: string }) => c.ticker === 'LTC-DOWN'), false);
+  });
 });
