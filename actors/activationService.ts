@@ -122,7 +122,10 @@ export class ActivationService {
   async disableCoin(ticker: string, force: boolean): Promise<DisableOutcome> {
     const enabled = this.#enabledCoins.find(ticker);
     if (enabled?.platform !== undefined) {
+      const platform = this.#registry.view(enabled.platform).coin;
       await this.#registry.disableToken(enabled.platform, ticker);
+      // A passive platform goes with its last token: let go of what it held open too.
+      if (platform !== null && this.#registry.view(enabled.platform).state === 'inactive') this.#families.release(platform);
       return { coin: ticker, passivized: false };
     }
     const coin = this.#registry.view(ticker).coin;

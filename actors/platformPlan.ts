@@ -67,18 +67,26 @@ function planToken(ticker: string, platform: string, { coins }: PlanContext, rul
  * (never its path or query, which may hold an API key). `why` says what the family expects.
  */
 export function planHttpNodes(command: PlatformActivationCommand, why = 'expected an http:// or https:// URL'): string[] {
+  return planNodeUrls(command, ['http', 'https'], why);
+}
+
+/** The nodes' URLs: at least one (`AtLeastOneNodeRequired`), each with one of `schemes`. */
+export function planNodeUrls(command: PlatformActivationCommand, schemes: readonly string[], why: string): string[] {
   if (command.nodes.length === 0) {
     const message = `Enable request for ${command.ticker} coin must have at least 1 node`;
     throw errorSentence(ErrorType.AtLeastOneNodeRequired, message);
   }
   return command.nodes.map((node, index) => {
-    if (!/^https?:\/\/[^/]/i.test(node.url) || !URL.canParse(node.url)) {
-      throw invalidRequest(`nodes[${index}].url ${urlLabel(node.url)}: ${why}`);
-    }
+    if (!hasScheme(node.url, schemes)) throw invalidRequest(`nodes[${index}].url ${urlLabel(node.url)}: ${why}`);
     return node.url;
   });
 }
 
+/** Whether `url` is an absolute URL with a host and one of `schemes` (e.g. `https`). */
+export function hasScheme(url: string, schemes: readonly string[]): boolean {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\/[^/]/i.exec(url)?.[1]?.toLowerCase();
+  return scheme !== undefined && schemes.includes(scheme) && URL.canParse(url);
+}
 
 /** The plan of a platform-with-tokens activation whose family-specific `params` hold the tokens. */
 export function platformPlan<P extends { readonly tokens: readonly PlannedToken[] }>(

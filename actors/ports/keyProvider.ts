@@ -29,6 +29,20 @@ export interface AddressPath {
 /** The coin fields a provider may use (HD: `derivation_path`; hardware: `trezor_coin`). */
 export type KeyCoin = Pick<CoinEntry, 'coin'> & Partial<Pick<CoinEntry, 'derivation_path' | 'trezor_coin'>>;
 
+/**
+ * The node's signing identity for gateway-proxy nodes (`gateway_proxy: true`, docs/compatibility.md
+ * §7): an ed25519 key the provider derives from the wallet's internal key, as the reference derives
+ * a seed node's P2P key. It signs proxy authentication payloads only; the private key stays inside.
+ */
+export interface ProxyIdentity {
+  /** The public key in libp2p's protobuf encoding (`08 01 12 20` ‖ 32 bytes). */
+  readonly publicKeyEncoded: Uint8Array;
+  /** Its libp2p peer id (base58, `12D3KooW…`): the `address` a proxy knows the node by. */
+  readonly peerId: string;
+  /** The 64-byte ed25519 signature of `message`. */
+  sign(message: Uint8Array): Uint8Array;
+}
+
 /** A source of keys. Implementations keep private keys internal and unprintable. */
 export interface KeyProvider {
   /** `Iguana` for a single passphrase key; `HDWallet` for mnemonic and hardware keys. */
@@ -39,6 +53,11 @@ export interface KeyProvider {
    * External chain, address 0.
    */
   publicKey(coin: KeyCoin, path?: AddressPath): Promise<PublicKey>;
+  /**
+   * The node's gateway-proxy identity (the same object on every call). Absent when the service has
+   * no wallet key (no passphrase): gateway-proxy nodes are then refused.
+   */
+  proxyIdentity?(): ProxyIdentity;
 }
 
 /** A mnemonic-backed provider, with the paths and the wallet id an address scanner needs. */

@@ -1,6 +1,6 @@
 /**
- * A disposable EVM chain for tests and benches: hardhat's EDR in this process, served as HTTP
- * JSON-RPC on loopback, with funded accounts and TestToken ERC20s already deployed and minted.
+ * A disposable EVM chain for tests and benches: hardhat's EDR in this process, served as JSON-RPC
+ * over HTTP and WebSocket on loopback, with funded accounts and TestToken ERC20s already deployed and minted.
  */
 import { computeAddress, getAddress, toQuantity } from 'ethers';
 import { startInProcessEvm, type EvmRequest } from './inProcessEvm.ts';
@@ -34,6 +34,10 @@ export interface EvmDevnetOptions {
 export interface EvmDevnet {
   /** `http://127.0.0.1:<port>`: JSON-RPC over HTTP, batches supported. */
   url: string;
+  /** `ws://127.0.0.1:<port>`: the same over a WebSocket. */
+  wsUrl: string;
+  /** WebSocket connections accepted since start, and those open now. */
+  webSockets(): { accepted: number; open: number };
   chainId: number;
   /** Same order as `options.tokens`. */
   tokens: DeployedTestToken[];
@@ -60,7 +64,7 @@ export async function startEvmDevnet(options: EvmDevnetOptions = {}): Promise<Ev
   const tokens = tokenArtifact ? await deployTestTokens(request, deployer, tokenSpecs, tokenArtifact) : [];
   await setBalances(request, options.fund ?? []);
   const server = await startJsonRpcServer({ handle: request, host: options.host, port: options.port });
-  return { url: server.url, chainId, tokens, deployer, request, stop: server.stop };
+  return { url: server.url, wsUrl: server.wsUrl, webSockets: server.webSockets, chainId, tokens, deployer, request, stop: server.stop };
 }
 
 /** Sets balances after deployment so the deployer's gas spending cannot change a requested amount. */

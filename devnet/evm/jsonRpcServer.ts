@@ -1,8 +1,10 @@
 /**
- * JSON-RPC 2.0 over HTTP in front of any `(method, params) => Promise<result>` handler.
- * Batches are answered element by element, in order, executed sequentially (like geth).
+ * JSON-RPC 2.0 over HTTP and over WebSocket (same port, like geth's) in front of any
+ * `(method, params) => Promise<result>` handler. Batches are answered element by element, in order
+ * (one array per batch, also on a socket: one text frame in, one out).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { closeServer, httpUrl, listen, LOOPBACK_HOST, readBody } from '../listening.ts';
 import { toJsonRpcError, type JsonRpcErrorObject } from './jsonRpcErrors.ts';
 
@@ -18,6 +20,10 @@ export interface JsonRpcServerOptions {
 
 export interface JsonRpcServer {
   url: string;
+  /** `ws://host:port`: the same JSON-RPC over a WebSocket. */
+  wsUrl: string;
+  /** WebSocket connections accepted since start, and those open now. */
+  webSockets(): { accepted: number; open: number };
   /** Closes the listener and destroys keep-alive connections. Idempotent. */
   stop(): Promise<void>;
 }
@@ -36,11 +42,31 @@ export async function startJsonRpcServer(options: JsonRpcServerOptions): Promise
   const server = createServer((req, res) => {
     void respond(req, res, options.handle);
   });
+  const sockets = new Set<WebSocket>();
+  let accepted = 0;
+  new WebSocketServer({ server, maxPayload: MAX_BODY_BYTES }).on('connection', (ws) => {
+    accepted += 1;
+    sockets.add(ws);
+    ws.on('close', () => sockets.delete(ws));
+    ws.on('error', () => {});
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      void answerBody(data.toString(), options.handle).then(({ body }) => {
+        if (body !== undefined && ws.readyState === ws.OPEN) ws.send(serialize(body));
+      });
+    });
+  });
   const port = await listen(server, host, options.port ?? 0);
   let stopping: Promise<void> | undefined;
   return {
     url: httpUrl(host, port),
-    stop: () => (stopping ??= closeServer(server, () => server.closeAllConnections())),
+    wsUrl: httpUrl(host, port).replace(/^http/, 'ws'),
+    webSockets: () => ({ accepted, open: sockets.size }),
+    stop: () =>
+      (stopping ??= closeServer(server, () => {
+        server.closeAllConnections();
+        for (const ws of sockets) ws.terminate();
+      })),
   };
 }
 
@@ -55,23 +81,24 @@ async function respond(req: IncomingMessage, res: ServerResponse, handle: JsonRp
   } catch (error) {
     return send(res, 413, errorResponse(null, JSON_RPC_CODES.invalidRequest, (error as Error).message));
   }
+  const reply = await answerBody(body, handle);
+  return reply.body === undefined ? send(res, 204) : send(res, 200, reply.body);
+}
+
+/** The answer to a JSON-RPC body (a call or a batch); `undefined` when only notifications came. */
+async function answerBody(body: string, handle: JsonRpcHandler): Promise<{ body: JsonRpcResponse | JsonRpcResponse[] | undefined }> {
   let payload: unknown;
   try {
     payload = JSON.parse(body);
   } catch (error) {
-    return send(res, 200, errorResponse(null, JSON_RPC_CODES.parseError, `Parse error: ${(error as Error).message}`));
+    return { body: errorResponse(null, JSON_RPC_CODES.parseError, `Parse error: ${(error as Error).message}`) };
   }
-  if (!Array.isArray(payload)) {
-    const single = await answer(payload, handle);
-    return single ? send(res, 200, single) : send(res, 204);
-  }
-  if (payload.length === 0) {
-    return send(res, 200, errorResponse(null, JSON_RPC_CODES.invalidRequest, 'Invalid Request: empty batch'));
-  }
+  if (!Array.isArray(payload)) return { body: await answer(payload, handle) };
+  if (payload.length === 0) return { body: errorResponse(null, JSON_RPC_CODES.invalidRequest, 'Invalid Request: empty batch') };
   // Elements are started together (as busy public nodes do) and answered in request order.
   const answered = await Promise.all(payload.map((element) => answer(element, handle)));
   const responses = answered.filter((r): r is JsonRpcResponse => r !== undefined);
-  return responses.length > 0 ? send(res, 200, responses) : send(res, 204);
+  return { body: responses.length > 0 ? responses : undefined };
 }
 
 /** Answers one request object; notifications (no `id` member) run but get no response. */
@@ -111,6 +138,11 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
     res.writeHead(status).end();
     return;
   }
-  const text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? `0x${value.toString(16)}` : value));
+  const text = serialize(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+}
+
+/** JSON with bigints as hex quantities. */
+function serialize(body: unknown): string {
+  return JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? `0x${value.toString(16)}` : value));
 }

@@ -1,5 +1,10 @@
-/** Misbehaving "nodes" for failure-path tests: one that refuses connections, one that never answers. */
+/**
+ * Misbehaving "nodes" for failure-path tests: one that refuses connections, one that never answers,
+ * and a WebSocket node that accepts the socket and then never answers a message.
+ */
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { closeServer, httpUrl, listen, LOOPBACK_HOST } from '../listening.ts';
 
 /**
@@ -57,6 +62,42 @@ export async function startSilentNode(options: { host?: string; port?: number } 
     stop: () =>
       (stopping ??= closeServer(server, () => {
         for (const socket of openSockets) socket.destroy();
+      })),
+  };
+}
+
+export interface SilentWsNode {
+  /** `ws://127.0.0.1:<port>`. */
+  url: string;
+  /** WebSocket connections accepted since start, those open now, and messages received. */
+  webSockets(): { accepted: number; open: number; messages: number };
+  /** Terminates open sockets and closes the listener. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** A WebSocket server that completes every handshake, reads every message and answers none. */
+export async function startSilentWsNode(options: { host?: string } = {}): Promise<SilentWsNode> {
+  const host = options.host ?? LOOPBACK_HOST;
+  const server = createHttpServer((_req, res) => res.writeHead(426).end());
+  const sockets = new Set<WebSocket>();
+  let accepted = 0;
+  let messages = 0;
+  new WebSocketServer({ server }).on('connection', (ws) => {
+    accepted += 1;
+    sockets.add(ws);
+    ws.on('message', () => (messages += 1));
+    ws.on('error', () => {});
+    ws.on('close', () => sockets.delete(ws));
+  });
+  const port = await listen(server, host, 0);
+  let stopping: Promise<void> | undefined;
+  return {
+    url: httpUrl(host, port).replace(/^http/, 'ws'),
+    webSockets: () => ({ accepted, open: sockets.size, messages }),
+    stop: () =>
+      (stopping ??= closeServer(server, () => {
+        server.closeAllConnections();
+        for (const ws of sockets) ws.terminate();
       })),
   };
 }

@@ -3,7 +3,7 @@ import type { PlannedToken } from '../../actors/platformPlan.ts';
 import type { PlatformRead } from '../../actors/platformRead.ts';
 import type { AddressRead } from '../../actors/hdScan.ts';
 import { settleRoundTrip, TokenReadError } from '../failover/tokenReadError.ts';
-import { EvmNodeError } from './evmProvider.ts';
+import { EvmNodeError } from './evmNodeError.ts';
 
 const erc20 = new Interface([
   'function balanceOf(address owner) view returns (uint256)',

@@ -8,6 +8,8 @@ import { readAccount, readAddresses } from './accountReader.ts';
 import { activateHdAccount } from '../../actors/hdActivation.ts';
 import { isHdKeyProvider } from '../../actors/ports/keyProvider.ts';
 import { evmNodeRunner, type EvmConnection } from './evmNodes.ts';
+import { WsPool } from './wsPool.ts';
+import { gatewaySigner, requireGatewaySigner } from '../gatewayProxy/gatewaySigner.ts';
 import { planEvmPlatform, type EvmPlanParams } from './evmPlan.ts';
 import { activateLegacyEvm, planLegacyEvm } from './legacyEvmEnable.ts';
 
@@ -34,8 +36,11 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
   const timeoutMs = options.nodeTimeoutMs ?? 10_000;
   const batchSize = options.batchSize ?? 100;
 
-  const withNodes = evmNodeRunner({ clock: options.clock, timeoutMs, batchSize });
+  const proxySigner = gatewaySigner(options.keys, options.clock);
+  const withNodes = evmNodeRunner({ clock: options.clock, timeoutMs, batchSize, proxySigner });
   const legacyDeps = { keys: options.keys, clock: options.clock, timeoutMs, withNodes };
+  /** The sockets of each enabled coin, so that a passive platform's are closed when it is replaced. */
+  const socketsOf = new Map<string, WsPool>();
 
   /** The key provider's key for the platform (no path: Iguana). */
   async function softwareKey(params: EvmPlanParams): Promise<{ uncompressedHex: string; address: string; derivationPath?: string }> {
@@ -43,11 +48,11 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     return { uncompressedHex: publicKey.uncompressedHex, address: evmAddress(publicKey) };
   }
 
-  async function activatePlatform(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
+  async function activatePlatform(plan: ActivationPlan, signal: AbortSignal, sockets: WsPool): Promise<ActivatedCoin> {
     const params = plan.params as EvmPlanParams;
     const keys = options.keys;
     if (plan.hd !== undefined && isHdKeyProvider(keys)) {
-      const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes };
+      const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, sockets };
       return activateHdAccount(plan, plan.hd, {
         keys,
         family: ChainFamilyId.Evm,
@@ -65,7 +70,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     const key = plan.key ?? (await softwareKey(params));
     signal.throwIfAborted();
     const address = key.address;
-    const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes };
+    const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, sockets };
     const read = await withNodes(connection, signal, (provider) => readAccount(provider, address, params.tokens, plan.getBalances));
     return activatedPlatform(
       {
@@ -89,8 +94,11 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
 
     plan(command: ActivationCommand, context: PlanContext): ActivationPlan {
       switch (command.kind) {
-        case CommandKind.Platform:
-          return planEvmPlatform(command, context);
+        case CommandKind.Platform: {
+          const plan = planEvmPlatform(command, context);
+          requireGatewaySigner(command.nodes, proxySigner);
+          return plan;
+        }
         case CommandKind.Enable:
           return planLegacyEvm(command, context);
         default:
@@ -98,8 +106,20 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
       }
     },
 
-    activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
-      return plan.via === ActivationVia.Enable ? activateLegacyEvm(plan, signal, legacyDeps) : activatePlatform(plan, signal);
+    async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
+      // The activation's sockets become the coin's; if it fails or is cancelled, they close.
+      const sockets = new WsPool();
+      try {
+        const coin = await (plan.via === ActivationVia.Enable ? activateLegacyEvm(plan, signal, legacyDeps, sockets) : activatePlatform(plan, signal, sockets));
+        signal.throwIfAborted();
+        // A passive platform being re-activated is replaced by this coin: its sockets go.
+        socketsOf.get(plan.ticker)?.close();
+        socketsOf.set(plan.ticker, sockets);
+        return coin;
+      } catch (error) {
+        sockets.close();
+        throw error;
+      }
     },
 
     async balance(coin: ActivatedCoin, ticker: string, signal: AbortSignal): Promise<Balance> {
@@ -109,6 +129,12 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
       const tokens = token === undefined ? tokensForBalance(coin, ticker) : [token];
       const read = await withNodes(connection, signal, (provider) => readAccount(provider, coin.address, tokens, true));
       return token === undefined ? balanceFromRead(coin, ticker, read) : { spendable: read.tokens[0]!.balance!, unspendable: 0n };
+    },
+
+    release(coin: ActivatedCoin): void {
+      const { sockets } = coin.connection as EvmConnection;
+      sockets.close();
+      if (socketsOf.get(coin.ticker) === sockets) socketsOf.delete(coin.ticker);
     },
   };
 }

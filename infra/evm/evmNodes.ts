@@ -2,12 +2,26 @@
 import type { JsonRpcProvider } from 'ethers';
 import type { Clock } from '../../kernel/clock.ts';
 import { readFromNodes, type NodeList } from '../failover/nodeList.ts';
+import { TokenReadError } from '../failover/tokenReadError.ts';
+import type { ProxySigner } from '../gatewayProxy/proxySign.ts';
 import type { TokenToRead } from './accountReader.ts';
-import { createEvmProvider } from './evmProvider.ts';
+import { createEvmProvider, httpSend, wsSend } from './evmProvider.ts';
+import type { WsPool } from './wsPool.ts';
 
-/** Nodes of an active coin, best first (the one that last answered leads). */
-export interface EvmConnection extends NodeList {
+/**
+ * One way to reach an EVM node: an `http(s)://` or `ws(s)://` URL (a node's `url`, or its
+ * `ws_url`), and whether a gateway proxy in front of it wants signed requests.
+ */
+export interface EvmEndpoint {
+  readonly url: string;
+  readonly gatewayProxy: boolean;
+}
+
+/** Nodes of an active coin, best first (the one that last answered leads), and its sockets. */
+export interface EvmConnection extends NodeList<EvmEndpoint> {
   readonly chainId: number;
+  /** The coin's WebSockets (to its `ws(s)://` nodes), closed with the coin. */
+  readonly sockets: WsPool;
   /** Set for an ERC20 activated on its own (legacy `enable`): its balance is this contract's. */
   readonly token?: TokenToRead;
   /** Legacy `enable` with a gas station: the station's price at activation, in wei. */
@@ -17,13 +31,37 @@ export interface EvmConnection extends NodeList {
 /** Runs `work` against a connection's nodes with the shared failover policy. */
 export type WithEvmNodes = <T>(connection: EvmConnection, signal: AbortSignal, work: (provider: JsonRpcProvider) => Promise<T>) => Promise<T>;
 
-/** The runner of a family's EVM reads: per-node budget `timeoutMs` on `clock`, `batchSize` calls per HTTP request. */
-export function evmNodeRunner(options: { readonly clock: Clock; readonly timeoutMs: number; readonly batchSize: number }): WithEvmNodes {
+export interface EvmNodeRunnerOptions {
+  readonly clock: Clock;
+  /** Budget of one node (its socket's opening included) before the next is tried. */
+  readonly timeoutMs: number;
+  /** Most calls per request; a gateway-proxy node gets one call per request, as proxies read one. */
+  readonly batchSize: number;
+  /** The signer of gateway-proxy requests; planning refuses such nodes when there is none. */
+  readonly proxySigner: () => ProxySigner | undefined;
+}
+
+/** Whether `url` is reached over a WebSocket. */
+export function isWebSocketUrl(url: string): boolean {
+  return /^wss?:\/\//i.test(url);
+}
+
+/** The runner of a family's EVM reads: per-node budget `timeoutMs` on `clock`, HTTP or WebSocket alike. */
+export function evmNodeRunner(options: EvmNodeRunnerOptions): WithEvmNodes {
   return (connection, signal, work) =>
-    readFromNodes(connection, signal, { clock: options.clock, timeoutMs: options.timeoutMs }, async (url, nodeSignal) => {
-      const provider = createEvmProvider({ url, chainId: connection.chainId, batchSize: options.batchSize, signal: nodeSignal });
+    readFromNodes(connection, signal, { clock: options.clock, timeoutMs: options.timeoutMs }, async (node, nodeSignal) => {
+      const signer = node.gatewayProxy ? options.proxySigner() : undefined;
+      if (node.gatewayProxy && signer === undefined) throw new Error('a gateway-proxy node was planned without a signing identity');
+      const webSocket = isWebSocketUrl(node.url);
+      const send = webSocket ? wsSend(node.url, connection.sockets, nodeSignal, signer) : httpSend(node.url, nodeSignal, signer);
+      const batchSize = node.gatewayProxy ? 1 : options.batchSize;
+      const provider = createEvmProvider({ url: node.url, chainId: connection.chainId, batchSize, send });
       try {
         return await work(provider);
+      } catch (error) {
+        // A socket that failed or fell silent is closed; a contract's error says nothing about it.
+        if (webSocket && !(error instanceof TokenReadError)) connection.sockets.drop(node.url);
+        throw error;
       } finally {
         provider.destroy();
       }

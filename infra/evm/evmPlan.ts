@@ -1,8 +1,10 @@
 import type { CoinEntry } from '../../spec/coins.ts';
 import type { PlanContext, PlatformActivationCommand } from '../../actors/ports/chainFamily.ts';
-import { planHttpNodes, planTokens, platformPlan } from '../../actors/platformPlan.ts';
+import { planTokens, platformPlan } from '../../actors/platformPlan.ts';
 import { ChainFamilyId, type ActivationPlan } from '../../machines/activation.types.ts';
 import type { TokenToRead } from './accountReader.ts';
+import type { EvmEndpoint } from './evmNodes.ts';
+import { planEvmNodes } from './evmNodePlan.ts';
 import { ERC20_RULE, planSwapContracts } from './evmAddressRules.ts';
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 
@@ -11,7 +13,7 @@ export interface EvmPlanParams {
   readonly platform: CoinEntry;
   readonly chainId: number;
   readonly decimals: number;
-  readonly nodes: readonly string[];
+  readonly nodes: readonly EvmEndpoint[];
   readonly tokens: readonly TokenToRead[];
 }
 
@@ -35,7 +37,7 @@ export function planEvmPlatform(command: PlatformActivationCommand, context: Pla
   const required = context.platform.wallet_only !== true;
   const swapContracts = planSwapContracts(command, { ticker: command.ticker, required, fieldPrefix: 'params.' });
   const tokens = planTokens(command, context, ERC20_RULE);
-  const nodes = planHttpNodes(command);
+  const nodes = planEvmNodes(command);
   const params: EvmPlanParams = { platform: context.platform, chainId, decimals: context.platform.decimals ?? 18, nodes, tokens };
   return { ...platformPlan(command, ChainFamilyId.Evm, params), swapContracts };
 }

@@ -11,6 +11,9 @@ import { urlLabel } from '../../kernel/urlLabel.ts';
 import type { TokenToRead } from './accountReader.ts';
 import { ERC20_RULE, planSwapContracts } from './evmAddressRules.ts';
 import type { SwapContracts } from '../../machines/activation.types.ts';
+import type { EvmEndpoint } from './evmNodes.ts';
+import { EVM_NODE_SCHEMES } from './evmNodePlan.ts';
+import { hasScheme } from '../../actors/platformPlan.ts';
 import { invalidRequest } from '../../spec/errors.ts';
 
 /** Confirmations an EVM coin waits for when neither the request nor the coins file says (spec 8). */
@@ -21,7 +24,7 @@ export interface LegacyEvmParams {
   /** The coin's own coins-file entry (its key is derived for it). */
   readonly entry: CoinEntry;
   readonly chainId: number;
-  readonly nodes: readonly string[];
+  readonly nodes: readonly EvmEndpoint[];
   /** Set for an ERC20: its contract, and its decimals when the coins file has them. */
   readonly token: TokenToRead | undefined;
   /** The native coin's decimals (for an ERC20 the token's rule applies instead). */
@@ -59,16 +62,12 @@ export function planLegacyEvmEnable(command: EnableActivationCommand, context: P
   };
 }
 
-/** At least one url, each http(s). A refused url is named by index and origin only (paths may hold API keys). */
-function planUrls(ticker: string, urls: readonly string[] | undefined): string[] {
+/** At least one url, each http(s) or ws(s). A refused url is named by index and origin only (paths may hold API keys). */
+function planUrls(ticker: string, urls: readonly string[] | undefined): EvmEndpoint[] {
   if (urls === undefined || urls.length === 0) throw invalidRequest(`Enable request for ${ticker} coin must have at least 1 node URL`);
   return urls.map((url, index) => {
-    if (isHttpUrl(url)) return url;
-    // The reference also speaks websocket to EVM nodes; this service reads over HTTP only.
-    if (/^wss?:\/\//i.test(url)) {
-      throw invalidRequest(`urls[${index}] ${urlLabel(url)}: websocket nodes are not supported by this service, use an http:// or https:// URL`);
-    }
-    throw invalidRequest(`urls[${index}] ${urlLabel(url)}: invalid node address, only http:// and https:// nodes are supported`);
+    if (hasScheme(url, EVM_NODE_SCHEMES)) return { url, gatewayProxy: false };
+    throw invalidRequest(`urls[${index}] ${urlLabel(url)}: invalid node address, only http(s):// and ws(s):// nodes are supported`);
   });
 }
 

@@ -12,6 +12,7 @@ import { evmAddress, type KeyProvider } from '../keys/index.ts';
 import { readAccount } from './accountReader.ts';
 import type { EvmConnection, WithEvmNodes } from './evmNodes.ts';
 import { readGasStationPrice } from './gasStationPrice.ts';
+import type { WsPool } from './wsPool.ts';
 import { planLegacyEvmEnable, type LegacyEvmParams } from './legacyEnablePlan.ts';
 
 /** What the legacy activation needs from its family. */
@@ -29,13 +30,13 @@ export function planLegacyEvm(command: EnableActivationCommand, context: PlanCon
   return { ticker: command.ticker, family: ChainFamilyId.Evm, via: command.via, tokens: [], getBalances: true, params, swapContracts: params.swapContracts };
 }
 
-/** Activates a planned legacy EVM coin: address, balance (and decimals), gas station price. */
-export async function activateLegacyEvm(plan: ActivationPlan, signal: AbortSignal, deps: LegacyEvmDeps): Promise<ActivatedCoin> {
+/** Activates a planned legacy EVM coin: address, balance (and decimals), gas station price; `sockets` become the coin's. */
+export async function activateLegacyEvm(plan: ActivationPlan, signal: AbortSignal, deps: LegacyEvmDeps, sockets: WsPool): Promise<ActivatedCoin> {
   const params = plan.params as LegacyEvmParams;
   const publicKey = await deps.keys.publicKey(params.entry, params.addressPath);
   signal.throwIfAborted();
   const address = evmAddress(publicKey);
-  const nodes = { chainId: params.chainId, nodes: params.nodes };
+  const nodes = { chainId: params.chainId, nodes: params.nodes, sockets };
   const tokens = params.token === undefined ? [] : [params.token];
   const station = params.gasStation;
   const [read, gasPriceWei] = await together(
@@ -49,6 +50,7 @@ export async function activateLegacyEvm(plan: ActivationPlan, signal: AbortSigna
   const connection: EvmConnection = {
     chainId: params.chainId,
     nodes: nodes.nodes, // in the order the read left them (the node that answered leads)
+    sockets,
     ...(token === undefined ? {} : { token }),
     ...(gasPriceWei === undefined ? {} : { gasPriceWei }),
   };

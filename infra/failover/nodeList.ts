@@ -4,9 +4,12 @@ import { AllNodesFailedError, tryNodesInOrder } from './nodeFailover.ts';
 import { urlLabel } from '../../kernel/urlLabel.ts';
 import { TokenReadError } from './tokenReadError.ts';
 
+/** A node as a family reads it: its URL, or an object that has one (with transport details). */
+export type NodeAddress = string | { readonly url: string };
+
 /** Nodes of an active coin, best first: the one that last answered moves to the front. */
-export interface NodeList {
-  nodes: readonly string[];
+export interface NodeList<N extends NodeAddress = string> {
+  nodes: readonly N[];
 }
 
 export interface NodeListOptions {
@@ -20,11 +23,11 @@ export interface NodeListOptions {
  * for every chain family. A token error stops the failover; it and "every node failed" become a
  * `Transport` error naming node origins only (URLs may hold API keys). `signal` aborts everything.
  */
-export async function readFromNodes<T>(
-  list: NodeList,
+export async function readFromNodes<T, N extends NodeAddress = string>(
+  list: NodeList<N>,
   signal: AbortSignal,
   options: NodeListOptions,
-  work: (url: string, nodeSignal: AbortSignal) => Promise<T>,
+  work: (node: N, nodeSignal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const nodes = list.nodes;
   try {
@@ -32,7 +35,7 @@ export async function readFromNodes<T>(
       clock: options.clock,
       timeoutMs: options.timeoutMs,
       signal,
-      label: (i) => urlLabel(nodes[i]!),
+      label: (i) => urlLabel(urlOf(nodes[i]!)),
       isFatal: (e) => e instanceof TokenReadError,
     });
     if (index > 0) list.nodes = [nodes[index]!, ...nodes.filter((_, i) => i !== index)];
@@ -43,4 +46,8 @@ export async function readFromNodes<T>(
     }
     throw error;
   }
+}
+
+function urlOf(node: NodeAddress): string {
+  return typeof node === 'string' ? node : node.url;
 }

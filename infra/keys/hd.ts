@@ -19,8 +19,15 @@ import {
 import { DerivationMethod, type AddressPath, type HdKeyProvider, type KeyCoin } from '../../actors/ports/keyProvider.ts';
 import { mnemonicSeed } from './mnemonic.ts';
 import { revealPassphrase, sealProvider, type PassphraseInput } from './secrecy.ts';
+import { createProxyIdentity, lazyProxyIdentity } from './proxyIdentity.ts';
 
 type ChainNodes = Readonly<Record<AddressPath['chain'], PrivateNode>>;
+
+/**
+ * The wallet's internal key, as the reference derives it from a mnemonic (`mm2_internal_der_path`;
+ * the third step is not hardened). Only the gateway-proxy identity is derived from it.
+ */
+const INTERNAL_KEY_PATH = "m/44'/141'/2147483647/0/0";
 
 /** Hardened derivations kept; beyond this the least recently used account is dropped. */
 const MAX_CACHED_ACCOUNTS = 256;
@@ -51,6 +58,14 @@ export function createHdKeyProvider(mnemonic: PassphraseInput): HdKeyProvider {
       const { publicKey } = deriveChild(chain, checkIndex('address_id', path.addressId));
       return { ...publicKey, compressed: publicKey.compressed.slice() };
     },
+    proxyIdentity: lazyProxyIdentity(() => {
+      const internalKey = getBytes(root.derivePath(INTERNAL_KEY_PATH).privateKey);
+      try {
+        return createProxyIdentity(internalKey);
+      } finally {
+        internalKey.fill(0);
+      }
+    }),
   };
   return sealProvider('HdKeyProvider', provider, { derivationMethod: DerivationMethod.HDWallet, walletId });
 }

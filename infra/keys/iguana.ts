@@ -8,6 +8,7 @@ import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import { iguanaPrivateKey, type IguanaKeySource } from './iguanaSeed.ts';
 import { DerivationMethod, type AddressPath, type KeyCoin, type KeyProvider, type PublicKey } from '../../actors/ports/keyProvider.ts';
 import { revealPassphrase, sealProvider, type PassphraseInput } from './secrecy.ts';
+import { createProxyIdentity } from './proxyIdentity.ts';
 
 export type { PassphraseInput };
 
@@ -28,6 +29,8 @@ export function createIguanaKeyProvider(passphrase: PassphraseInput): IguanaKeyP
   const { key, source } = iguanaPrivateKey(text);
   // Signing methods, when added, close over `signingKey` below; nothing else ever holds it.
   const signingKey = new SigningKey(key);
+  // The Iguana key is also the wallet's internal key: the gateway-proxy identity derives from it.
+  const proxyIdentity = createProxyIdentity(key);
   key.fill(0);
   const compressed = getBytes(signingKey.compressedPublicKey);
   const uncompressedHex = signingKey.publicKey.slice(2).toLowerCase();
@@ -45,6 +48,7 @@ export function createIguanaKeyProvider(passphrase: PassphraseInput): IguanaKeyP
       }
       return { compressed: compressed.slice(), compressedHex, uncompressedHex };
     },
+    proxyIdentity: () => proxyIdentity,
   };
   return sealProvider('IguanaKeyProvider', provider, { derivationMethod: DerivationMethod.Iguana, keySource: source });
 }

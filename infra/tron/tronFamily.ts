@@ -9,7 +9,8 @@ import { readTronAccount, readTronAddresses } from './tronAccountReader.ts';
 import { activateHdAccount } from '../../actors/hdActivation.ts';
 import { isHdKeyProvider } from '../../actors/ports/keyProvider.ts';
 import { createTronHttp } from './tronHttp.ts';
-import { planTronActivation, type TronPlanParams } from './tronPlan.ts';
+import { planTronActivation, type TronNode, type TronPlanParams } from './tronPlan.ts';
+import { gatewaySigner, requireGatewaySigner } from '../gatewayProxy/gatewaySigner.ts';
 
 export interface TronFamilyOptions {
   readonly keys: KeyProvider;
@@ -19,7 +20,7 @@ export interface TronFamilyOptions {
 }
 
 /** Nodes of an active TRX, best first, and the account's 20 bytes in EVM form (for calls). */
-interface TronConnection extends NodeList {
+interface TronConnection extends NodeList<TronNode> {
   readonly owner: string;
 }
 
@@ -29,6 +30,9 @@ interface TronConnection extends NodeList {
  */
 export function createTronFamily(options: TronFamilyOptions): ChainFamily {
   const failover = { clock: options.clock, timeoutMs: options.nodeTimeoutMs ?? 10_000 };
+  const proxySigner = gatewaySigner(options.keys, options.clock);
+  /** The HTTP client of `node`, signing its requests when a gateway proxy fronts it. */
+  const http = (node: TronNode) => createTronHttp(node.url, node.gatewayProxy ? proxySigner() : undefined);
 
   return {
     id: ChainFamilyId.Tron,
@@ -36,14 +40,16 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
 
     plan(anyCommand: ActivationCommand, context: PlanContext): ActivationPlan {
       const command = expectKind(anyCommand, CommandKind.Platform);
-      return platformPlan(command, ChainFamilyId.Tron, planTronActivation(command, context));
+      const plan = platformPlan(command, ChainFamilyId.Tron, planTronActivation(command, context));
+      requireGatewaySigner(command.nodes, proxySigner);
+      return plan;
     },
 
     async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
       const params = plan.params as TronPlanParams;
       const keys = options.keys;
       if (plan.hd !== undefined && isHdKeyProvider(keys)) {
-        const nodes: NodeList = { nodes: params.nodes };
+        const nodes: NodeList<TronNode> = { nodes: params.nodes };
         return activateHdAccount(plan, plan.hd, {
           keys,
           family: ChainFamilyId.Tron,
@@ -54,7 +60,7 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
             const owner = evmAddress(publicKey);
             return { display: evmToTronBase58(owner), owner };
           },
-          read: (owners) => readFromNodes(nodes, signal, failover, (url, nodeSignal) => readTronAddresses(createTronHttp(url), owners, params.tokens, nodeSignal)),
+          read: (owners) => readFromNodes(nodes, signal, failover, (node, nodeSignal) => readTronAddresses(http(node), owners, params.tokens, nodeSignal)),
           connectionFor: (owner): TronConnection => ({ nodes: nodes.nodes, owner }),
         });
       }
@@ -62,8 +68,8 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
       signal.throwIfAborted();
       const owner = evmAddress({ uncompressedHex: pubkey });
       const connection: TronConnection = { nodes: params.nodes, owner };
-      const read = await readFromNodes(connection, signal, failover, (url, nodeSignal) =>
-        readTronAccount(createTronHttp(url), owner, params.tokens, plan.getBalances, nodeSignal),
+      const read = await readFromNodes(connection, signal, failover, (node, nodeSignal) =>
+        readTronAccount(http(node), owner, params.tokens, plan.getBalances, nodeSignal),
       );
       return activatedPlatform(
         {
@@ -83,8 +89,8 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
 
     async balance(coin: ActivatedCoin, ticker: string, signal: AbortSignal): Promise<Balance> {
       const connection = coin.connection as TronConnection;
-      const read = await readFromNodes(connection, signal, failover, (url, nodeSignal) =>
-        readTronAccount(createTronHttp(url), connection.owner, tokensForBalance(coin, ticker), true, nodeSignal),
+      const read = await readFromNodes(connection, signal, failover, (node, nodeSignal) =>
+        readTronAccount(http(node), connection.owner, tokensForBalance(coin, ticker), true, nodeSignal),
       );
       return balanceFromRead(coin, ticker, read);
     },

@@ -5,6 +5,7 @@
  * `TronNodeError`, so failover moves to the next node.
  */
 import type { providers as TronProviders } from 'tronweb';
+import { X_AUTH_PAYLOAD, type ProxySigner } from '../gatewayProxy/proxySign.ts';
 
 type HttpProvider = InstanceType<typeof TronProviders.HttpProvider>;
 
@@ -28,19 +29,28 @@ export interface TronHttp {
   post(path: string, body: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<TronJson>;
 }
 
-/** A client of the node at `url` (its base URL, e.g. `https://api.trongrid.io`). */
-export function createTronHttp(url: string): TronHttp {
+/**
+ * A client of the node at `url` (its base URL, e.g. `https://api.trongrid.io`). With `signer` (a
+ * gateway-proxy node) each request carries its signed `X-Auth-Payload`, signed over the full
+ * request URL and body, as the reference signs its TRON requests.
+ */
+export function createTronHttp(url: string, signer?: ProxySigner): TronHttp {
   // The failover's per-node timer governs; tronweb's own timeout is off (0).
   let provider: Promise<HttpProvider> | undefined;
   const connect = () => (provider ??= loadTronweb().then(({ providers }) => new providers.HttpProvider(url, 0)));
   return {
     async post(path, body, signal) {
+      // Sent as this exact text, so that the signed body size is the size sent.
+      const data = JSON.stringify(body);
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (signer !== undefined) headers[X_AUTH_PAYLOAD] = JSON.stringify(signer.sign(endpoint(url, path), Buffer.byteLength(data)));
       let text: unknown;
       try {
         const response = await (await connect()).instance.request<unknown>({
           url: path,
           method: 'post',
-          data: body,
+          data,
+          headers,
           signal,
           responseType: 'text',
           // Keep the raw text: axios' JSON.parse would round int64 balances above 2^53.
@@ -62,6 +72,11 @@ export function createTronHttp(url: string): TronHttp {
       return answer;
     },
   };
+}
+
+/** `url` joined with `path` by one slash, as tronweb's HTTP client joins them. */
+function endpoint(url: string, path: string): string {
+  return `${url.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
 function describeHttpError(error: unknown): string {

@@ -10,9 +10,15 @@ import { evmToTronBase58, tronToEvmAddress } from '../keys/tronAddress.ts';
 export interface TronPlanParams {
   readonly platform: CoinEntry;
   readonly decimals: number;
-  readonly nodes: readonly string[];
+  readonly nodes: readonly TronNode[];
   /** Contract addresses in base58 (`T…`). */
   readonly tokens: readonly PlannedToken[];
+}
+
+/** A node's API base URL, and whether a gateway proxy in front of it wants signed requests. */
+export interface TronNode {
+  readonly url: string;
+  readonly gatewayProxy: boolean;
 }
 
 /** TRC20 tokens: contract as base58 `T…` or hex `41…`, kept in base58. */
@@ -26,7 +32,7 @@ const TRC20_RULE: TokenRule = {
 
 /**
  * The TRON checks of `enable_eth_with_tokens` / `task::enable_eth::init` (spec 1.8, 4.5): only
- * `ticker`, `nodes` (`url` only, HTTP(S)) and the tokens matter. Swap contract fields are not
+ * `ticker`, `nodes` (`url` only, HTTP(S), and `gateway_proxy`) and the tokens matter. Swap contract fields are not
  * required and are ignored (TRON is wallet-only); NFTs and hardware keys are refused clearly.
  */
 export function planTronActivation(command: PlatformActivationCommand, context: PlanContext): TronPlanParams {
@@ -39,7 +45,7 @@ export function planTronActivation(command: PlatformActivationCommand, context: 
   }
   const tokens = planTokens(command, context, TRC20_RULE);
   const why = 'TRON nodes are HTTP(S) API base URLs (no WebSocket, no gRPC)';
-  const nodes = planHttpNodes(command, why);
+  const nodes = planHttpNodes(command, why).map((url, index) => ({ url, gatewayProxy: command.nodes[index]!.gatewayProxy === true }));
   command.nodes.forEach((node, index) => {
     if (node.wsUrl !== undefined) throw invalidRequest(`nodes[${index}].ws_url ${urlLabel(node.wsUrl)}: ${why}; send url only`);
   });

@@ -30,7 +30,11 @@ export function toPlatformCommand(params: EnableEthWithTokensParams, via: Platfo
     kind: CommandKind.Platform,
     ticker: params.ticker,
     via,
-    nodes: params.nodes.map((n) => ({ url: n.url, ...(n.ws_url === undefined ? {} : { wsUrl: n.ws_url }) })),
+    nodes: params.nodes.map((n) => ({
+      url: n.url,
+      ...(n.ws_url === undefined ? {} : { wsUrl: n.ws_url }),
+      ...(n.gateway_proxy === undefined ? {} : { gatewayProxy: n.gateway_proxy }),
+    })),
     tokens: params.erc20_tokens_requests.map((t) => ({ ticker: t.ticker })),
     getBalances: params.get_balances,
     keyPolicy: policy ?? KeyPolicy.ContextPrivKey,

@@ -242,9 +242,8 @@ describe('legacy enable: EVM request checks, in order (spec 4.7, 7.2)', () => {
   const cases: [string, () => Record<string, unknown>, string | RegExp][] = [
     ['urls missing', () => noUrls('ETH'), 'Enable request for ETH coin must have at least 1 node URL'],
     ['urls empty (checked before the swap contract)', () => enableBody('USDT-ERC20', { urls: [], swap_contract_address: ZERO }), 'Enable request for USDT-ERC20 coin must have at least 1 node URL'],
-    ['a websocket url', () => enableBody('ETH', { urls: ['ws://127.0.0.1:8546/v3/SECRET'] }), 'urls[0] ws://127.0.0.1:8546: websocket nodes are not supported by this service, use an http:// or https:// URL'],
-    ['a wss url after a good one', () => enableBody('ETH', { urls: [devnet.url, 'wss://node.example/SECRET'] }), 'urls[1] wss://node.example: websocket nodes are not supported by this service, use an http:// or https:// URL'],
-    ['a url of another scheme', () => enableBody('ETH', { urls: ['ftp://node.example/SECRET'] }), 'urls[0] ftp://node.example: invalid node address, only http:// and https:// nodes are supported'],
+    ['a url of another scheme', () => enableBody('ETH', { urls: ['ftp://node.example/SECRET'] }), 'urls[0] ftp://node.example: invalid node address, only http(s):// and ws(s):// nodes are supported'],
+    ['a url of another scheme after a good one', () => enableBody('ETH', { urls: [devnet.url, 'tcp://node.example/SECRET'] }), 'urls[1] tcp://node.example: invalid node address, only http(s):// and ws(s):// nodes are supported'],
     ['swap_contract_address missing', () => ({ coin: 'ETH', urls: [devnet.url] }), 'swap_contract_address is required to enable ETH'],
     ['swap_contract_address malformed', () => enableBody('ETH', { swap_contract_address: '0x1234' }), 'swap_contract_address is not a valid EVM address'],
     ['swap_contract_address zero', () => enableBody('ETH', { swap_contract_address: ZERO }), "swap_contract_address can't be zero address"],
