@@ -9,6 +9,7 @@ import { InFlightActivations } from './events/projections/inFlightActivations.ts
 import { startNatsLink, type NatsLink } from './natsLink.ts';
 import { EnabledCoinsProjection } from './events/projections/enabledCoins.ts';
 import { HdAddressesProjection } from './events/projections/hdAddresses.ts';
+import { GasPricesProjection } from './events/projections/gasPrices.ts';
 import { TaskStatusProjection } from './events/projections/taskStatus.ts';
 import { EnableEthTasks, type TaskTimeouts } from './actors/enableEthTasks.ts';
 import type { HardwareWallet } from './actors/ports/hardwareWallet.ts';
@@ -81,16 +82,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const taskStatuses = new TaskStatusProjection();
     const inFlight = new InFlightActivations();
     const hdAddresses = new HdAddressesProjection();
+    const gasPrices = new GasPricesProjection();
     for await (const event of log.read()) {
       enabledCoins.apply(event);
       taskStatuses.apply(event);
       inFlight.apply(event);
       hdAddresses.apply(event);
+      gasPrices.apply(event);
     }
     log.subscribe((event) => {
       enabledCoins.apply(event);
       taskStatuses.apply(event);
       hdAddresses.apply(event);
+      gasPrices.apply(event);
     });
     await log.append(NODE_STREAM, [
       { type: 'SessionStarted', data: { sessionId, version: SERVICE_VERSION, derivationMethod: keys.derivationMethod } },
@@ -104,9 +108,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       createUtxoFamily({ keys, clock, requestTimeoutMs: electrum.requestTimeoutMs, clientName: `coin-activation ${SERVICE_VERSION}`, ...(tlsCa ? { tlsCa } : {}), ...options.utxo }),
     ]);
     // The coin actors run their chain work through the family router itself, not the service.
-    const registry = new CoinRegistry({ log, families });
+    const registry = new CoinRegistry({ log, families, gasPrices: { clock, intervalMs: config.gasStationRefreshMs } });
     const hd = isHdKeyProvider(keys) ? { walletId: keys.walletId, known: hdAddresses } : undefined;
-    const service = new ActivationService({ coins: config.coins, families, registry, enabledCoins, ...(hd ? { hd } : {}) });
+    const service = new ActivationService({ coins: config.coins, families, registry, enabledCoins, gasPrices, ...(hd ? { hd } : {}) });
     const hw = config.hardwareWallet;
     const hardware: LazyHardware = options.hardware
       ? Object.assign(options.hardware, { close: async () => undefined })

@@ -1,6 +1,6 @@
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { ActivatedCoin, ActivationPlan, Balance } from '../machines/activation.types.ts';
-import type { ChainFamily, CommandKind } from './ports/chainFamily.ts';
+import type { ChainFamily, CommandKind, GasPriceFeed } from './ports/chainFamily.ts';
 
 /**
  * The family router: picks a `ChainFamily` by what it serves (planning) or by id (chain work,
@@ -44,5 +44,10 @@ export class ChainFamilies {
   /** Lets the coin's family release what the coin holds open (connections). */
   release(coin: ActivatedCoin): void {
     this.byId(coin.family).release?.(coin);
+  }
+
+  /** The gas station of an active coin, if it was activated with one. */
+  gasPriceFeed(coin: ActivatedCoin): GasPriceFeed | undefined {
+    return this.byId(coin.family).gasPriceFeed?.(coin);
   }
 }

@@ -6,6 +6,9 @@ import { coinActivationMachine, heldTokens } from '../machines/coinActivation.ma
 import { ActivationVia, isLegacyVia, type ActivatedCoin, type ActivationPlan } from '../machines/activation.types.ts';
 import { activationOutcome, type Activation } from './activationOutcome.ts';
 import { CoinEventWriter } from './coinEventWriter.ts';
+import { GasPriceRefreshers } from './gasPriceRefreshers.ts';
+import type { GasPriceFeed } from './ports/chainFamily.ts';
+import type { Clock } from '../kernel/clock.ts';
 
 type CoinMachine = typeof coinActivationMachine;
 type CoinActor = Actor<CoinMachine>;
@@ -16,6 +19,14 @@ export type ActivateCoin = (plan: ActivationPlan, signal: AbortSignal) => Promis
 /** Routes a plan to its chain family's `activate` (`ChainFamilies` in production). */
 export interface FamilyRouter {
   readonly activate: ActivateCoin;
+  /** The gas station of an active coin, if it has one (refreshed while it is active). */
+  gasPriceFeed?(coin: ActivatedCoin): GasPriceFeed | undefined;
+}
+
+/** How active coins' gas stations are refreshed: on `clock`, every `intervalMs`. */
+export interface GasPriceRefreshOptions {
+  readonly clock: Clock;
+  readonly intervalMs: number;
 }
 
 /** A coin as the registry sees it: its state and, when enabled, what activation learned. */
@@ -81,13 +92,25 @@ export class CoinRegistry {
   readonly #actors = new Map<string, CoinActor>();
   readonly #events: CoinEventWriter;
   readonly #machine: CoinMachine;
+  readonly #gasPrices: GasPriceRefreshers | undefined;
   #reservations = 0;
   #stopped = false;
 
-  /** `families` runs the chain work of every coin actor (handed over by the composition root). */
-  constructor(deps: { log: EventLog; families: FamilyRouter }) {
+  /**
+   * `families` runs the chain work of every coin actor (handed over by the composition root); with
+   * `gasPrices`, an active coin's gas station is refreshed while it stays active.
+   */
+  constructor(deps: { log: EventLog; families: FamilyRouter; gasPrices?: GasPriceRefreshOptions }) {
     this.#events = new CoinEventWriter(deps.log);
-    const { families } = deps;
+    const { families, gasPrices } = deps;
+    this.#gasPrices =
+      gasPrices === undefined
+        ? undefined
+        : new GasPriceRefreshers({
+            ...gasPrices,
+            feedOf: (coin) => families.gasPriceFeed?.(coin),
+            append: (ticker, event) => this.#events.append(ticker, event),
+          });
     this.#machine = coinActivationMachine.provide({
       actors: { activateCoin: fromPromise(({ input, signal }) => families.activate(input, signal)) },
     });
@@ -202,6 +225,11 @@ export class CoinRegistry {
     return { ticker, state: snapshot.value as CoinView['state'], coin: snapshot.context.coin };
   }
 
+  /** How many active coins have their gas station refreshed. */
+  get gasPriceRefreshes(): number {
+    return this.#gasPrices?.size ?? 0;
+  }
+
   /** Every platform that is active or passive, with its coin. */
   enabled(): CoinView[] {
     return [...this.#actors.keys()].map((t) => this.view(t)).filter((v) => v.state === 'active' || v.state === 'passive');
@@ -210,6 +238,7 @@ export class CoinRegistry {
   /** Stops every actor (aborting in-flight chain work) and waits for pending event writes. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#gasPrices?.stopAll();
     for (const actor of this.#actors.values()) actor.stop();
     await this.#events.flush();
   }
@@ -235,6 +264,8 @@ export class CoinRegistry {
     if (existing) return existing;
     const actor = createActor(this.#machine, { input: { ticker } });
     actor.on('*', (event) => this.#events.append(ticker, event as DomainEvent));
+    // After the transition's events: a refresh's first event follows its coin's CoinActivated.
+    actor.subscribe((snapshot) => this.#gasPrices?.follow(ticker, snapshot.context.attempt, snapshot.matches('active') ? snapshot.context.coin : null));
     actor.start();
     this.#actors.set(ticker, actor);
     return actor;

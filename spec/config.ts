@@ -13,6 +13,8 @@ export const NODE_CONFIG_DEFAULTS = {
   rpcport: 7783,
   dbdir: './DB',
   allow_weak_password: false,
+  /** Seconds between two reads of an active coin's gas station. @default 60 */
+  gas_station_refresh_s: 60,
 } as const;
 
 /** The longest wait a timer can run (2^31 - 1 ms, whole seconds); a longer one would fire at once. */
@@ -83,6 +85,13 @@ export const NodeConfigFileSchema = Type.Object(
         description: 'an object {ca_file (PEM of extra CAs trusted for SSL/WSS servers), request_timeout_s}',
       },
     ),
+    /** Seconds between two reads of an active EVM coin's gas station (issue 13). @default 60 */
+    gas_station_refresh_s: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: MAX_TIMER_S,
+      default: NODE_CONFIG_DEFAULTS.gas_station_refresh_s,
+      description: 'a number of seconds, more than 0 and at most 2147483',
+    }),
     hardware_wallet: Type.Object(
       {
         udp_host: Type.String({ default: '127.0.0.1' }),

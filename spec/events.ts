@@ -107,6 +107,26 @@ export const CoinDisabled = event(
 );
 export const TokenDisabled = event('TokenDisabled', Type.Object({ ticker: Type.String(), platform: Type.String() }));
 
+/**
+ * The gas price of an EVM coin with a gas station changed: read at activation (the first one after
+ * its `CoinActivated`), or by a later refresh that got another price, or the first good read after
+ * a stale period (which ends it, even at the same price). An unchanged price writes nothing.
+ * `gasPriceWei` is the exact integer in wei; `updatedAt` when the station answered it (ISO 8601).
+ */
+export const GasPriceUpdated = event(
+  'GasPriceUpdated',
+  Type.Object({ ticker: Type.String(), gasPriceWei: Type.String({ pattern: '^(0|[1-9][0-9]*)$' }), updatedAt: Type.String() }),
+);
+/**
+ * A refresh of the coin's gas station failed: the last price is kept and is stale from `since`
+ * (the first failed refresh) until a read succeeds. Once per stale period, not per failure.
+ * `reason` names the station by origin only (its path or query may hold an API key).
+ */
+export const GasPriceStale = event(
+  'GasPriceStale',
+  Type.Object({ ticker: Type.String(), since: Type.String(), reason: Type.String() }),
+);
+
 /** A task's progress as `task::enable_eth::status` reports it while it runs. */
 export const TaskProgressed = event(
   'TaskProgressed',
@@ -150,6 +170,8 @@ export const DomainEvent = Type.Union([
   CoinPassivated,
   CoinDisabled,
   TokenDisabled,
+  GasPriceUpdated,
+  GasPriceStale,
   TaskCreated,
   TaskProgressed,
   HardwarePinEntered,

@@ -9,6 +9,9 @@ import type {
   Balance,
   ChainFamilyId,
 } from '../../machines/activation.types.ts';
+import type { GasPriceFailure, GasPriceRead } from '../../machines/gasPriceRefresh.machine.ts';
+
+export type { GasPriceFailure, GasPriceRead };
 
 /** A node as the activation request gives it (domain form of the spec's CoinNode). */
 export interface NodeSpec {
@@ -37,6 +40,8 @@ export interface PlatformActivationCommand {
   readonly nftRequested?: boolean;
   /** HD mode only: the enabled address and how to scan (ignored by an Iguana key). */
   readonly hd?: HdRequest;
+  /** The platform's gas station (EVM; its tokens pay gas in the platform coin, so they share it). */
+  readonly gasStation?: GasStationSpec;
 }
 
 /** An Electrum server as the legacy `electrum` request gives it (spec 2.2 ActivationServers). */
@@ -78,7 +83,7 @@ export interface ElectrumActivationCommand {
   readonly utxoMerge?: UtxoMergeSpec;
 }
 
-/** A gas station to price EVM transactions from (legacy `enable`, spec 4.7). */
+/** A gas station to price EVM transactions from (spec 4.1, 4.5, 4.7). */
 export interface GasStationSpec {
   readonly url: string;
   /** Decimals of the station's numbers (default 8). */
@@ -133,6 +138,17 @@ export interface ChainFamily {
   balance(coin: ActivatedCoin, ticker: string, signal: AbortSignal): Promise<Balance>;
   /** Lets go of what an active coin holds open (connections); on disable and at stop. */
   release?(coin: ActivatedCoin): void;
+  /** The gas price source of an active coin activated with a gas station; `undefined` without one. */
+  gasPriceFeed?(coin: ActivatedCoin): GasPriceFeed | undefined;
+}
+
+/**
+ * An active coin's gas station: the price its activation read, and how to read it again (bounded
+ * by the family's own timeout). A failed read rejects with a {@link GasPriceFailure}.
+ */
+export interface GasPriceFeed {
+  readonly initial: GasPriceRead;
+  read(signal: AbortSignal): Promise<GasPriceRead>;
 }
 
 /** Narrows `command` to the kind a family's `plan` expected (a routing bug otherwise). */

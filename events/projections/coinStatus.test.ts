@@ -113,3 +113,21 @@ test('events of no concern change nothing', () => {
   const e = s.task(1, { type: 'TaskCancelled', data: { taskId: 1 } });
   assert.equal(nextCoinStatus(undefined, e, key), undefined);
 });
+
+test('gas price: shown while active, kept with its age when stale and when a token goes, dropped when the coin leaves active', () => {
+  const s = new EventScript('n1');
+  request(s, 1, ['USDT-ERC20', 'DAI-ERC20']);
+  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20', 'DAI-ERC20']) });
+  const price = { ticker: 'ETH', gasPriceWei: '75000000001', updatedAt: '2025-01-01T00:00:05.000Z' };
+  const updated = s.coin('ETH', { type: 'GasPriceUpdated', data: price });
+  const fresh = { gasPriceWei: '75000000001', gasPriceGwei: '75.000000001', updatedAt: price.updatedAt, stale: false };
+  assert.deepEqual(fold(s.events)?.gasPrice, fresh);
+  assert.equal(fold(s.events)?.lastSeq, updated.metadata.seq);
+  s.coin('ETH', { type: 'GasPriceStale', data: { ticker: 'ETH', since: '2025-01-01T00:01:05.000Z', reason: 'HTTP 500' } });
+  assert.deepEqual(fold(s.events)?.gasPrice, { ...fresh, stale: true, staleSince: '2025-01-01T00:01:05.000Z' });
+  assert.equal(fold(s.events)?.state, 'active');
+  s.coin('ETH', { type: 'TokenDisabled', data: { ticker: 'DAI-ERC20', platform: 'ETH' } });
+  assert.equal(fold(s.events)?.gasPrice?.stale, true, 'a token disabled keeps the price');
+  s.coin('ETH', { type: 'CoinPassivated', data: { ticker: 'ETH', activeTokens: ['USDT-ERC20'] } });
+  assert.equal(fold(s.events)?.gasPrice, undefined, 'passive: no refresh, no price');
+});

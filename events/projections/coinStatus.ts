@@ -1,4 +1,5 @@
 import type { BalanceInfo, ErrorInfo, StoredEvent } from '../../spec/events.ts';
+import { nextGasPrice, type GasPriceState } from './gasPrices.ts';
 
 /** A platform coin's lifecycle state, as the coin's actor has it (spec 3.1). */
 export type CoinState = 'inactive' | 'activating' | 'active' | 'passive';
@@ -26,6 +27,8 @@ export interface CoinStatus {
   readonly currentBlock?: number;
   readonly tokens?: readonly CoinToken[];
   readonly balances?: Readonly<Record<string, BalanceInfo>>;
+  /** An active coin with a gas station: its last price, its age and whether it is stale ({@link nextGasPrice}). */
+  readonly gasPrice?: GasPriceState;
   /** The last failure; cleared by the next activation request and by a new session. */
   readonly error?: ErrorInfo;
   /** `metadata.seq` (the node's log position) of the last event applied. */
@@ -73,10 +76,21 @@ export function nextCoinStatus(
     case 'CoinDisabled':
       return { ...base, state: 'inactive', ...error };
     case 'TokenDisabled':
-      return { ...base, state: prev?.state ?? 'inactive', ...withoutToken(enabled, event.data.ticker), ...error };
+      return { ...base, state: prev?.state ?? 'inactive', ...withoutToken(enabled, event.data.ticker), ...gasPriceOf(prev, event), ...error };
+    case 'GasPriceUpdated':
+    case 'GasPriceStale': {
+      const gas = gasPriceOf(prev, event);
+      return prev === undefined || gas.gasPrice === undefined ? undefined : { ...prev, ...base, ...gas };
+    }
     default:
       return undefined;
   }
+}
+
+/** The `gasPrice` field after `event` (absent when the coin has no price): the rule of `gasPrices.ts`. */
+function gasPriceOf(prev: CoinStatus | undefined, event: StoredEvent): { gasPrice?: GasPriceState } {
+  const next = nextGasPrice(prev?.gasPrice, event);
+  return next === undefined ? {} : { gasPrice: next };
 }
 
 /** The enabled-coin fields of a status, or `undefined` when the coin holds none. */

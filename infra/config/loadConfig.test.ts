@@ -126,6 +126,16 @@ describe('loadNodeConfig: defaults and paths', () => {
     }
   });
 
+  it('gas_station_refresh_s: 60 s unless set, in seconds, more than 0, up to what a timer can wait', async () => {
+    assert.equal((await loadNodeConfig(await setup(good, []))).gasStationRefreshMs, 60_000);
+    assert.equal((await loadNodeConfig(await setup({ ...good, gas_station_refresh_s: 0.5 }, []))).gasStationRefreshMs, 500);
+    assert.equal((await loadNodeConfig(await setup({ ...good, gas_station_refresh_s: 2_147_483 }, []))).gasStationRefreshMs, 2_147_483_000);
+    const expected = /^MM2\.json: gas_station_refresh_s: must be a number of seconds, more than 0 and at most 2147483$/;
+    for (const bad of [0, -1, '60', 2_147_484]) {
+      await failure(await setup({ ...good, gas_station_refresh_s: bad }, []), 'gas_station_refresh_s', expected);
+    }
+  });
+
   it('weak password is accepted with allow_weak_password', async () => {
     const options = await setup({ rpc_password: 'weak', allow_weak_password: true }, []);
     assert.equal((await loadNodeConfig(options)).allowWeakPassword, true);

@@ -45,6 +45,8 @@ export interface NodeSettings {
   readonly nats: NatsSettings | undefined;
   /** Electrum clients: extra trusted CAs (absolute path of a PEM file) and the request budget. */
   readonly electrum: { readonly caFile: string | undefined; readonly requestTimeoutMs: number };
+  /** Time between two reads of an active coin's gas station (`gas_station_refresh_s`, @default 60 s). */
+  readonly gasStationRefreshMs: number;
   /** Hardware-wallet transport (emulator-protocol UDP) and the waits of a hardware task. */
   readonly hardwareWallet: {
     readonly udpHost: string;
@@ -115,6 +117,7 @@ export function parseNodeSettings(value: unknown, label: string, cwd: string): N
       caFile: file.electrum.ca_file === undefined ? undefined : resolve(cwd, file.electrum.ca_file),
       requestTimeoutMs: Math.round(file.electrum.request_timeout_s * 1000),
     },
+    gasStationRefreshMs: Math.round(file.gas_station_refresh_s * 1000),
     hardwareWallet: {
       udpHost: file.hardware_wallet.udp_host,
       udpPort: file.hardware_wallet.udp_port,

@@ -12,6 +12,7 @@ import { WsPool } from './wsPool.ts';
 import { gatewaySigner, requireGatewaySigner } from '../gatewayProxy/gatewaySigner.ts';
 import { planEvmPlatform, type EvmPlanParams } from './evmPlan.ts';
 import { activateLegacyEvm, planLegacyEvm } from './legacyEvmEnable.ts';
+import { gasPriceFeed, withGasStation } from './gasStation.ts';
 
 export interface EvmFamilyOptions {
   readonly keys: KeyProvider;
@@ -29,7 +30,8 @@ export interface EvmFamilyOptions {
  * Where a platform request goes in here: `plan` → `evmPlan.ts` (EVM checks, then the shared token
  * and node checks of `actors/platformPlan.ts`, once); `activate` → one batched read with failover
  * (`evmNodes.ts`, `accountReader.ts`) → `actors/platformRead.ts` builds the coin (an HD key instead
- * goes to `actors/hdActivation.ts`, which scans through this family's `read`). Legacy `enable`
+ * goes to `actors/hdActivation.ts`, which scans through this family's `read`); a gas station is
+ * read alongside and refreshed while the coin is active (`gasStation.ts`). Legacy `enable`
  * plans in `legacyEnablePlan.ts` and activates in `legacyEvmEnable.ts`, which builds its coin itself.
  */
 export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
@@ -38,7 +40,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
 
   const proxySigner = gatewaySigner(options.keys, options.clock);
   const withNodes = evmNodeRunner({ clock: options.clock, timeoutMs, batchSize, proxySigner });
-  const legacyDeps = { keys: options.keys, clock: options.clock, timeoutMs, withNodes };
+  const chainDeps = { keys: options.keys, clock: options.clock, timeoutMs, withNodes };
   /** The sockets of each enabled coin, so that a passive platform's are closed when it is replaced. */
   const socketsOf = new Map<string, WsPool>();
 
@@ -48,7 +50,15 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     return { uncompressedHex: publicKey.uncompressedHex, address: evmAddress(publicKey) };
   }
 
+  /** The platform's chain work and, with a gas station, its price, read concurrently (as legacy `enable`). */
   async function activatePlatform(plan: ActivationPlan, signal: AbortSignal, sockets: WsPool): Promise<ActivatedCoin> {
+    const params = plan.params as EvmPlanParams;
+    const [coin, gasPrice] = await withGasStation(params.gasStation, signal, chainDeps, (s) => readPlatform(plan, s, sockets));
+    if (gasPrice === undefined) return coin;
+    return { ...coin, connection: { ...(coin.connection as EvmConnection), gasPrice } };
+  }
+
+  async function readPlatform(plan: ActivationPlan, signal: AbortSignal, sockets: WsPool): Promise<ActivatedCoin> {
     const params = plan.params as EvmPlanParams;
     const keys = options.keys;
     if (plan.hd !== undefined && isHdKeyProvider(keys)) {
@@ -110,7 +120,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
       // The activation's sockets become the coin's; if it fails or is cancelled, they close.
       const sockets = new WsPool();
       try {
-        const coin = await (plan.via === ActivationVia.Enable ? activateLegacyEvm(plan, signal, legacyDeps, sockets) : activatePlatform(plan, signal, sockets));
+        const coin = await (plan.via === ActivationVia.Enable ? activateLegacyEvm(plan, signal, chainDeps, sockets) : activatePlatform(plan, signal, sockets));
         signal.throwIfAborted();
         // A passive platform being re-activated is replaced by this coin: its sockets go.
         socketsOf.get(plan.ticker)?.close();
@@ -135,6 +145,10 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
       const { sockets } = coin.connection as EvmConnection;
       sockets.close();
       if (socketsOf.get(coin.ticker) === sockets) socketsOf.delete(coin.ticker);
+    },
+
+    gasPriceFeed(coin: ActivatedCoin) {
+      return gasPriceFeed((coin.connection as EvmConnection).gasPrice, chainDeps);
     },
   };
 }

@@ -7,6 +7,7 @@ import type { ProxySigner } from '../gatewayProxy/proxySign.ts';
 import type { TokenToRead } from './accountReader.ts';
 import { createEvmProvider, httpSend, wsSend } from './evmProvider.ts';
 import type { WsPool } from './wsPool.ts';
+import type { GasPriceAtActivation } from './gasStation.ts';
 
 /**
  * One way to reach an EVM node: an `http(s)://` or `ws(s)://` URL (a node's `url`, or its
@@ -24,8 +25,8 @@ export interface EvmConnection extends NodeList<EvmEndpoint> {
   readonly sockets: WsPool;
   /** Set for an ERC20 activated on its own (legacy `enable`): its balance is this contract's. */
   readonly token?: TokenToRead;
-  /** Legacy `enable` with a gas station: the station's price at activation, in wei. */
-  readonly gasPriceWei?: bigint;
+  /** Activated with a gas station: the station, and its price at activation (later ones are events). */
+  readonly gasPrice?: GasPriceAtActivation;
 }
 
 /** Runs `work` against a connection's nodes with the shared failover policy. */

@@ -1,10 +1,11 @@
 import type { CoinEntry } from '../../spec/coins.ts';
-import type { PlanContext, PlatformActivationCommand } from '../../actors/ports/chainFamily.ts';
+import type { GasStationSpec, PlanContext, PlatformActivationCommand } from '../../actors/ports/chainFamily.ts';
 import { planTokens, platformPlan } from '../../actors/platformPlan.ts';
 import { ChainFamilyId, type ActivationPlan } from '../../machines/activation.types.ts';
 import type { TokenToRead } from './accountReader.ts';
 import type { EvmEndpoint } from './evmNodes.ts';
 import { planEvmNodes } from './evmNodePlan.ts';
+import { planGasStation } from './gasStation.ts';
 import { ERC20_RULE, planSwapContracts } from './evmAddressRules.ts';
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 
@@ -15,13 +16,15 @@ export interface EvmPlanParams {
   readonly decimals: number;
   readonly nodes: readonly EvmEndpoint[];
   readonly tokens: readonly TokenToRead[];
+  /** The platform's gas station (its tokens share it), read at activation and refreshed after. */
+  readonly gasStation: GasStationSpec | undefined;
 }
 
 /**
  * The plan of `enable_eth_with_tokens` / `task::enable_eth::init` for an EVM platform, after the
  * platform's own checks (docs/compatibility.md §7): its chain id, the swap contracts (recorded in the
- * plan), then the shared
- * token and node checks. Pure; throws the first failure.
+ * plan), then the shared token and node checks, then the gas station's URL. Pure; throws the first
+ * failure.
  */
 export function planEvmPlatform(command: PlatformActivationCommand, context: PlanContext): ActivationPlan {
   const protocol = context.platformProtocol;
@@ -38,6 +41,7 @@ export function planEvmPlatform(command: PlatformActivationCommand, context: Pla
   const swapContracts = planSwapContracts(command, { ticker: command.ticker, required, fieldPrefix: 'params.' });
   const tokens = planTokens(command, context, ERC20_RULE);
   const nodes = planEvmNodes(command);
-  const params: EvmPlanParams = { platform: context.platform, chainId, decimals: context.platform.decimals ?? 18, nodes, tokens };
+  const gasStation = planGasStation(command.gasStation, 'params.gas_station_url');
+  const params: EvmPlanParams = { platform: context.platform, chainId, decimals: context.platform.decimals ?? 18, nodes, tokens, gasStation };
   return { ...platformPlan(command, ChainFamilyId.Evm, params), swapContracts };
 }

@@ -13,6 +13,7 @@ import { ERC20_RULE, planSwapContracts } from './evmAddressRules.ts';
 import type { SwapContracts } from '../../machines/activation.types.ts';
 import type { EvmEndpoint } from './evmNodes.ts';
 import { EVM_NODE_SCHEMES } from './evmNodePlan.ts';
+import { planGasStation } from './gasStation.ts';
 import { hasScheme } from '../../actors/platformPlan.ts';
 import { invalidRequest } from '../../spec/errors.ts';
 
@@ -45,9 +46,7 @@ export function planLegacyEvmEnable(command: EnableActivationCommand, context: P
   const nodes = planUrls(command.ticker, command.urls);
   const swapContracts = planSwapContracts(command, { ticker: command.ticker, required: true, fieldPrefix: '' });
   const { chainId, token } = planChain(command.ticker, context);
-  if (command.gasStation !== undefined && !isHttpUrl(command.gasStation.url)) {
-    throw invalidRequest(`gas_station_url ${urlLabel(command.gasStation.url)}: expected an http:// or https:// URL`);
-  }
+  const gasStation = planGasStation(command.gasStation, 'gas_station_url');
   const entry = context.platform;
   return {
     entry,
@@ -56,7 +55,7 @@ export function planLegacyEvmEnable(command: EnableActivationCommand, context: P
     token,
     decimals: entry.decimals ?? 18,
     requiredConfirmations: command.requiredConfirmations ?? entry.required_confirmations ?? DEFAULT_REQUIRED_CONFIRMATIONS,
-    gasStation: command.gasStation,
+    gasStation,
     swapContracts,
     ...(command.pathToAddress === undefined ? {} : { addressPath: resolveAddressPath(entry, command.pathToAddress) }),
   };
@@ -69,10 +68,6 @@ function planUrls(ticker: string, urls: readonly string[] | undefined): EvmEndpo
     if (hasScheme(url, EVM_NODE_SCHEMES)) return { url, gatewayProxy: false };
     throw invalidRequest(`urls[${index}] ${urlLabel(url)}: invalid node address, only http(s):// and ws(s):// nodes are supported`);
   });
-}
-
-function isHttpUrl(url: string): boolean {
-  return /^https?:\/\/[^/]/i.test(url) && URL.canParse(url);
 }
 
 /** The chain id (an ERC20's from its platform entry) and, for an ERC20, its contract to read. */

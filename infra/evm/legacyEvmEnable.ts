@@ -1,7 +1,8 @@
 /**
  * Legacy `enable` of an EVM coin or an ERC20 token on its own (spec 4.7): one batched read of the
  * balance through the coin's `urls` with failover, and, when a gas station is given, its price,
- * queried concurrently. Either failing fails the activation, so nothing is registered.
+ * queried concurrently (`gasStation.ts`, as the v2 methods). Either failing fails the activation,
+ * so nothing is registered; the price is refreshed while the coin is active.
  */
 import { ActivationError, ErrorType, errorSentence } from '../../spec/errors.ts';
 import type { EnableActivationCommand, PlanContext } from '../../actors/ports/chainFamily.ts';
@@ -11,7 +12,7 @@ import { AllNodesFailedError } from '../failover/nodeFailover.ts';
 import { evmAddress, type KeyProvider } from '../keys/index.ts';
 import { readAccount } from './accountReader.ts';
 import type { EvmConnection, WithEvmNodes } from './evmNodes.ts';
-import { readGasStationPrice } from './gasStationPrice.ts';
+import { withGasStation } from './gasStation.ts';
 import type { WsPool } from './wsPool.ts';
 import { planLegacyEvmEnable, type LegacyEvmParams } from './legacyEnablePlan.ts';
 
@@ -38,11 +39,8 @@ export async function activateLegacyEvm(plan: ActivationPlan, signal: AbortSigna
   const address = evmAddress(publicKey);
   const nodes = { chainId: params.chainId, nodes: params.nodes, sockets };
   const tokens = params.token === undefined ? [] : [params.token];
-  const station = params.gasStation;
-  const [read, gasPriceWei] = await together(
-    signal,
-    (s) => deps.withNodes(nodes, s, (provider) => readAccount(provider, address, tokens, true)).catch((e) => rethrowNodesError(plan.ticker, e)),
-    station && ((s) => readGasStationPrice(station, s, { clock: deps.clock, timeoutMs: deps.timeoutMs })),
+  const [read, gasPrice] = await withGasStation(params.gasStation, signal, deps, (s) =>
+    deps.withNodes(nodes, s, (provider) => readAccount(provider, address, tokens, true)).catch((e) => rethrowNodesError(plan.ticker, e)),
   );
   const tokenRead = read.tokens[0];
   // The token's decimals are known now: later balance reads need not ask the contract again.
@@ -52,7 +50,7 @@ export async function activateLegacyEvm(plan: ActivationPlan, signal: AbortSigna
     nodes: nodes.nodes, // in the order the read left them (the node that answered leads)
     sockets,
     ...(token === undefined ? {} : { token }),
-    ...(gasPriceWei === undefined ? {} : { gasPriceWei }),
+    ...(gasPrice === undefined ? {} : { gasPrice }),
   };
   // Built here, not by actors/platformRead.ts: a coin on its own has no token list to map.
   const native = tokenRead === undefined ? read.native : tokenRead.balance;
@@ -81,27 +79,4 @@ function rethrowNodesError(ticker: string, error: unknown): never {
     throw errorSentence(ErrorType.Transport, message, { cause });
   }
   throw error;
-}
-
-/**
- * Runs `first` and, when given, `second` concurrently on a signal of their own: the first failure
- * aborts the other (so it reports that same failure) and is the one thrown; `signal` aborts both.
- */
-async function together<A, B>(
-  signal: AbortSignal,
-  first: (signal: AbortSignal) => Promise<A>,
-  second: ((signal: AbortSignal) => Promise<B>) | undefined,
-): Promise<[A, B | undefined]> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  const failFast = (error: unknown): never => {
-    controller.abort(error);
-    throw error;
-  };
-  try {
-    return await Promise.all([first(controller.signal).catch(failFast), second?.(controller.signal).catch(failFast)]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
 }

@@ -40,6 +40,9 @@ export function planTronActivation(command: PlatformActivationCommand, context: 
     const message = `Hardware policy is not supported for ${command.ticker}: TRON activates with the wallet's own key only`;
     throw errorSentence(ErrorType.PrivKeyNotAllowed, message);
   }
+  if (command.gasStation !== undefined) {
+    throw invalidRequest(`params.gas_station_url: TRON (${command.ticker}) pays fees in bandwidth and energy, which no gas station prices; omit it`);
+  }
   if (command.nftRequested) {
     throw invalidRequest(`params.nft_req: TRON (${command.ticker}) has no NFT support; omit nft_req`);
   }

@@ -81,6 +81,10 @@ export function planElectrum(command: ElectrumActivationCommand, { platform: ent
  * config is (a QRC20 token's is its platform's).
  */
 export function planNative(command: EnableActivationCommand, { platform: entry, platformProtocol, coins }: PlanContext): NativePlanParams {
+  if (command.gasStation !== undefined) {
+    // A station prices EVM gas; a UTXO fee (and a QRC20's gas, paid in QTUM) is not priced by one.
+    throw invalidRequest(`gas_station_url: ${command.ticker} is a ${platformProtocol.type} coin, whose fees no gas station prices; gas stations apply to EVM coins`);
+  }
   const swapContracts = platformProtocol.type === 'QRC20' ? planQrc20SwapContracts(command) : undefined;
   const base = planBase(command, entry, command.addressFormat);
   const qrc20 = planQrc20Token(command.ticker, platformProtocol, swapContracts);

@@ -4,7 +4,7 @@ import {
   type AddressPath,
   type EnableEthWithTokensParams,
 } from '../../spec/enableEthWithTokens.ts';
-import { CommandKind, type PlatformActivationCommand } from '../../actors/ports/chainFamily.ts';
+import { CommandKind, type GasStationSpec, type PlatformActivationCommand } from '../../actors/ports/chainFamily.ts';
 import type { AddressPathRequest, HdRequest } from '../../actors/hdPlan.ts';
 import type { Static } from '@sinclair/typebox';
 import type { ActivationService } from '../../actors/activationService.ts';
@@ -41,6 +41,37 @@ export function toPlatformCommand(params: EnableEthWithTokensParams, via: Platfo
     ...toSwapContracts(params),
     ...(params.nft_req === undefined ? {} : { nftRequested: true }),
     hd: toHdRequest(params),
+    ...toGasStation(params, 'params.'),
+  };
+}
+
+/** Decimals of a gas station's numbers when the request gives none (spec 4.1, 4.7, 8). @default 8 */
+const GAS_STATION_DECIMALS = 8;
+
+/**
+ * The gas station fields in domain form, one rule for every method (`fieldPrefix`: `params.` for
+ * v2). `gas_station_decimals` or `gas_station_policy` without `gas_station_url` would have no
+ * effect, so they are refused.
+ */
+export function toGasStation(
+  params: {
+    readonly gas_station_url?: string;
+    readonly gas_station_decimals?: number;
+    readonly gas_station_policy?: { readonly policy: 'MeanAverageFast' | 'Average' };
+  },
+  fieldPrefix: string,
+): { gasStation?: GasStationSpec } {
+  if (params.gas_station_url === undefined) {
+    const orphan = params.gas_station_decimals !== undefined ? 'gas_station_decimals' : params.gas_station_policy !== undefined ? 'gas_station_policy' : undefined;
+    if (orphan !== undefined) throw invalidRequest(`${fieldPrefix}${orphan}: given without ${fieldPrefix}gas_station_url, it would have no effect; add the station's URL or leave it out`);
+    return {};
+  }
+  return {
+    gasStation: {
+      url: params.gas_station_url,
+      decimals: params.gas_station_decimals ?? GAS_STATION_DECIMALS,
+      policy: params.gas_station_policy?.policy ?? 'MeanAverageFast',
+    },
   };
 }
 

@@ -90,7 +90,7 @@ describe('legacy enable: ETH and ERC20 against the devnet', () => {
         unspendable_balance: '0',
         address: TEST_ADDRESS,
       });
-      assert.equal(connectionOf(s, 'ETH').gasPriceWei, undefined);
+      assert.equal(connectionOf(s, 'ETH').gasPrice?.wei, undefined);
       // a second enable of an active coin
       assert.equal(assertLegacyError(await s.legacy('enable', enableBody('ETH'))), 'Coin ETH already initialized');
       assert.deepEqual(await enabled(s), [{ ticker: 'ETH', address: TEST_ADDRESS }]);
@@ -187,11 +187,11 @@ describe('legacy enable: gas station', () => {
       assertSuccess(await s.legacy('enable', enableBody('ETH', { gas_station_url: station.url })), successBody('ETH', '1.234500000000000001'));
       assert.equal(station.hits(), 1);
       // MeanAverageFast, decimals 8 (defaults): (500 + 1000) / 2 × 10^8 wei = 75 gwei
-      assert.equal(connectionOf(s, 'ETH').gasPriceWei, 75n * GWEI);
+      assert.equal(connectionOf(s, 'ETH').gasPrice?.wei, 75n * GWEI);
       const polygonStyle = enableBody('USDT-ERC20', { gas_station_url: station.url, gas_station_decimals: 9, gas_station_policy: { policy: 'Average' } });
       assertSuccess(await s.legacy('enable', polygonStyle), successBody('USDT-ERC20', '1234.567891'));
       assert.equal(station.hits(), 2);
-      assert.equal(connectionOf(s, 'USDT-ERC20').gasPriceWei, 500n * GWEI);
+      assert.equal(connectionOf(s, 'USDT-ERC20').gasPrice?.wei, 500n * GWEI);
     } finally {
       await s.stop();
       await station.stop();
