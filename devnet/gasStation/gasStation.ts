@@ -1,12 +1,13 @@
 /**
- * A stand-in for an ethgasstation-style API (legacy `enable` tests): answers every `GET` with a
- * configurable JSON body, or fails on demand, and counts the requests it got.
+ * A stand-in for an ethgasstation-style API (activation and refresh tests): answers every `GET`
+ * with a configurable JSON body, or fails on demand (HTTP 500, not JSON, or silence), and counts
+ * the requests it got and answered. How it answers can be switched at any time.
  */
 import { createServer } from 'node:http';
 import { closeServer, httpUrl, listen, LOOPBACK_HOST } from '../listening.ts';
 
-/** How the station answers: the JSON body, HTTP 500, or a 200 that is not JSON. */
-export const GasStationMode = { Json: 'json', Error: 'error', Garbage: 'garbage' } as const;
+/** How the station answers: the JSON body, HTTP 500, a 200 that is not JSON, or never (holds the request open). */
+export const GasStationMode = { Json: 'json', Error: 'error', Garbage: 'garbage', Silent: 'silent' } as const;
 export type GasStationMode = (typeof GasStationMode)[keyof typeof GasStationMode];
 
 export interface GasStationOptions {
@@ -22,6 +23,8 @@ export interface GasStation {
   readonly url: string;
   /** Requests received since start. */
   hits(): number;
+  /** Requests answered since start (a silent one is not, until the client gives up). */
+  answered(): number;
   /** Changes how later requests are answered. */
   answer(mode: GasStationMode, body?: unknown): void;
   /** Closes the listener and open connections. Idempotent. */
@@ -33,9 +36,12 @@ export async function startGasStation(options: GasStationOptions = {}): Promise<
   let mode: GasStationMode = options.mode ?? GasStationMode.Json;
   let body: unknown = options.body ?? { fast: 1000, average: 500 };
   let hits = 0;
+  let answered = 0;
   const server = createServer((req, res) => {
     hits += 1;
     req.resume();
+    if (mode === GasStationMode.Silent) return;
+    answered += 1;
     if (mode === GasStationMode.Error) {
       res.writeHead(500, { 'content-type': 'text/plain' }).end('station is down');
     } else {
@@ -48,6 +54,7 @@ export async function startGasStation(options: GasStationOptions = {}): Promise<
   return {
     url: `${httpUrl(LOOPBACK_HOST, port)}${options.path ?? '/api/ethgasAPI.json?api-key=devnet-secret'}`,
     hits: () => hits,
+    answered: () => answered,
     answer(nextMode, nextBody) {
       mode = nextMode;
       if (nextBody !== undefined) body = nextBody;

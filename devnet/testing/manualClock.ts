@@ -35,6 +35,11 @@ export class ManualClock implements Clock {
     this.#now = target;
   }
 
+  /** How long from now each pending timer is due, soonest first (to tell what is waiting). */
+  dueIn(): number[] {
+    return this.#timers.map((t) => t.at - this.#now).sort((a, b) => a - b);
+  }
+
   /** Number of timers not yet fired (useful to assert that work was cancelled). */
   get pendingTimers(): number {
     return this.#timers.length;
