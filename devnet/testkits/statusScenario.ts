@@ -30,22 +30,37 @@ const requested = (ticker: string, tokens: readonly string[], attempt = 1): Even
   data: { ticker, family: 'evm', via: 'enable_eth_with_tokens', tokens: [...tokens], getBalances: true, attempt },
 });
 
+const gasPrice = (ticker: string, gwei: number, at: string): EventOf<'GasPriceUpdated'> => ({
+  type: 'GasPriceUpdated',
+  data: { ticker, gasPriceWei: `${gwei}000000000`, updatedAt: at },
+});
+const gasStale = (ticker: string, since: string): EventOf<'GasPriceStale'> => ({
+  type: 'GasPriceStale',
+  data: { ticker, since, reason: 'Failed to get the gas price from the gas station http://127.0.0.1:1: HTTP 500 Internal Server Error' },
+});
+
 /**
  * A node's busy life, covering every status the KV shows: coins active (with balances), failed,
- * passive, disabled, token disabled, re-activated from passive; tasks Ok, Error, in progress,
- * user action, cancelled, forgotten, interrupted; and a second session resetting the coins.
+ * passive, disabled, token disabled, re-activated from passive; gas prices read, changed, stale
+ * (kept through a token disabled, dropped when the coin goes passive or is disabled); tasks Ok,
+ * Error, in progress, user action, cancelled, forgotten, interrupted; and a second session
+ * resetting the coins.
  */
 export function busyNode(nodeId: string, options: { startTime?: number } = {}): EventScript {
   const s = new EventScript(nodeId, options);
   s.session();
   s.coin('ETH', requested('ETH', ['USDT-ERC20', 'DAI-ERC20']));
   s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20', 'DAI-ERC20']) });
+  s.coin('ETH', gasPrice('ETH', 75, '2025-01-01T00:00:03.500Z'));
   s.coin('BNB', requested('BNB', []));
   s.coin('BNB', { type: 'ActivationFailed', data: { ticker: 'BNB', error: { errorType: 'Transport', message: 'all nodes down', data: 'all nodes down' }, attempt: 1 } });
+  s.coin('ETH', gasStale('ETH', '2025-01-01T00:01:03.500Z'));
   s.coin('ETH', { type: 'TokenDisabled', data: { ticker: 'DAI-ERC20', platform: 'ETH' } });
   s.coin('ETH', { type: 'CoinPassivated', data: { ticker: 'ETH', activeTokens: ['USDT-ERC20'] } });
   s.coin('MATIC', requested('MATIC', []));
   s.coin('MATIC', { type: 'CoinActivated', data: activation('MATIC', [], { noBalances: true }) });
+  s.coin('MATIC', gasPrice('MATIC', 30, '2025-01-01T00:00:09.500Z'));
+  s.coin('MATIC', gasPrice('MATIC', 31, '2025-01-01T00:01:09.500Z'));
   s.coin('MATIC', { type: 'CoinDisabled', data: { ticker: 'MATIC', tokens: [] } });
   s.task(0, { type: 'TaskCreated', data: { taskId: 0, ticker: 'AVAX', tokens: ['USDC-AVX20'], keyPolicy: 'ContextPrivKey', getBalances: true } });
   s.task(0, { type: 'TaskProgressed', data: { taskId: 0, status: 'InProgress', details: 'RequestingBalances' } });
@@ -68,6 +83,8 @@ export function busyNode(nodeId: string, options: { startTime?: number } = {}): 
   s.task(4, { type: 'TaskInterrupted', data: { taskId: 4, sessionId: dead } });
   s.coin('ETH', requested('ETH', ['USDT-ERC20']));
   s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20'], { attempt: 1 }) });
+  s.coin('ETH', gasPrice('ETH', 80, '2025-01-01T01:00:00.000Z'));
+  s.coin('ETH', gasStale('ETH', '2025-01-01T01:01:00.000Z'));
   s.task(3, { type: 'TaskCreated', data: { taskId: 3, ticker: 'ETC', tokens: [], keyPolicy: 'Hardware', getBalances: false } });
   s.task(3, { type: 'TaskProgressed', data: { taskId: 3, status: 'UserActionRequired', details: 'EnterTrezorPin' } });
   return s;

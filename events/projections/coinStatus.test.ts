@@ -131,3 +131,16 @@ test('gas price: shown while active, kept with its age when stale and when a tok
   s.coin('ETH', { type: 'CoinPassivated', data: { ticker: 'ETH', activeTokens: ['USDT-ERC20'] } });
   assert.equal(fold(s.events)?.gasPrice, undefined, 'passive: no refresh, no price');
 });
+
+test('gas price events always give a new value (lastSeq moves), even one that leaves the price as it was', () => {
+  // The projector decides a skip on a cached value that may be older than the key's: a reducer
+  // that skipped by content (a stale event on a value without a price yet) would lose the event.
+  const s = new EventScript('n1');
+  request(s);
+  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH') });
+  const before = fold(s.events)!;
+  const stale = s.coin('ETH', { type: 'GasPriceStale', data: { ticker: 'ETH', since: '2025-01-01T00:01:05.000Z', reason: 'HTTP 500' } });
+  const after = nextCoinStatus(before, stale, key);
+  assert.deepEqual(after, { ...before, lastSeq: stale.metadata.seq, updatedAt: stale.metadata.time });
+  assert.equal(after?.gasPrice, undefined);
+});

@@ -45,8 +45,10 @@ export const activationInterruptedMessage = (sessionId: string): string =>
 
 /**
  * The pure coin reducer, mirroring `coinActivation.machine`: the status after `event`, or
- * `undefined` when the event does not change it. `prev` undefined is a coin never seen (inactive).
- * `SessionStarted` (a node event) resets the coin: callers apply it to every coin of its node.
+ * `undefined` when the event does not change it, decided by the event's type alone, never by
+ * `prev` (the projector skips such events on a cached, possibly older, value). `prev` undefined
+ * is a coin never seen (inactive). `SessionStarted` (a node event) resets the coin: callers apply
+ * it to every coin of its node.
  */
 export function nextCoinStatus(
   prev: CoinStatus | undefined,
@@ -79,8 +81,10 @@ export function nextCoinStatus(
       return { ...base, state: prev?.state ?? 'inactive', ...withoutToken(enabled, event.data.ticker), ...gasPriceOf(prev, event), ...error };
     case 'GasPriceUpdated':
     case 'GasPriceStale': {
-      const gas = gasPriceOf(prev, event);
-      return prev === undefined || gas.gasPrice === undefined ? undefined : { ...prev, ...base, ...gas };
+      // Always a new value, even when the price part stays the same: whether an event changes a
+      // key must depend on its type alone (the projector skips on a cached value by that rule).
+      const { gasPrice: _replaced, ...rest } = prev ?? { state: 'inactive' as const };
+      return { ...rest, ...base, ...gasPriceOf(prev, event) };
     }
     default:
       return undefined;

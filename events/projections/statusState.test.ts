@@ -13,6 +13,14 @@ test('a busy node ends with the statuses its events describe', () => {
   const coin = (t: string) => state.get(statusKey('node-1', `coin.${t}`)) as CoinStatus;
   assert.equal(coin('ETH').state, 'active', 're-activated in the new session');
   assert.deepEqual(coin('ETH').tokens?.map((t) => t.ticker), ['USDT-ERC20']);
+  assert.deepEqual(coin('ETH').gasPrice, {
+    gasPriceWei: '80000000000',
+    gasPriceGwei: '80',
+    updatedAt: '2025-01-01T01:00:00.000Z',
+    stale: true,
+    staleSince: '2025-01-01T01:01:00.000Z',
+  });
+  assert.equal(coin('MATIC').gasPrice, undefined, 'disabled: no price');
   for (const t of ['BNB', 'MATIC', 'AVAX']) assert.equal(coin(t).state, 'inactive', `${t}: reset by the new session`);
   assert.equal(coin('GLMR').error?.errorType, 'InternalError');
   assert.equal(coin('BNB').error, undefined, 'a new session clears the last failure');

@@ -5,7 +5,6 @@ import { SWAP_CONTRACT, enableEthParams, startStack, startTestDevnet, type Stack
 import { ManualClock } from '../../devnet/testing/manualClock.ts';
 import { enabledTickers, eventually, startTask, untilFinished } from '../../devnet/testing/tasks.ts';
 import { coinStream } from '../../events/log/eventLog.ts';
-import type { StoredEvent } from '../../spec/events.ts';
 
 /** MM2.json `gas_station_refresh_s` of these tests. */
 const INTERVAL_S = 30;
