@@ -273,6 +273,7 @@ describe('TRX request checks (nothing registered, no node contacted)', () => {
     ['a wss:// node', (s) => ({ ...trc20(s, []), nodes: [{ url: 'wss://tron.example' }] }), 400, 'InvalidRequest', /nodes\[0\]\.url wss:\/\/tron\.example/],
     ['a node with ws_url', (s) => ({ ...trc20(s, []), nodes: [{ url: s.tron!.url, ws_url: 'wss://tron.example/ws' }] }), 400, 'InvalidRequest', /nodes\[0\]\.ws_url wss:\/\/tron\.example: .*send url only/],
     ['nft_req', (s) => trc20(s, [], { nft_req: { type: 'NftIndexer', info: { url: 'https://nft.example' } } }), 400, 'InvalidRequest', /nft_req: TRON \(TRX\) has no NFT support/],
+    ['a gas station', (s) => trc20(s, [], { gas_station_url: 'https://station.example/api?key=SECRET' }), 400, 'InvalidRequest', 'params.gas_station_url: TRON (TRX) pays fees in bandwidth and energy, which no gas station prices; omit it'],
     ['a TRX entry without a network', (s) => trc20(s, [], { ticker: 'TRX-NONET' }), 500, 'CoinProtocolParseError', /network must be one of Mainnet, Shasta, Nile/],
   ];
   for (const [name, params, httpStatus, errorType, data] of cases) {
