@@ -54,6 +54,8 @@ export const CoinEntrySchema = Type.Object(
     is_testnet: Opt(Type.Boolean()),
     trezor_coin: Opt(Type.String()),
     sign_message_prefix: Opt(Type.String()),
+    /** Ours, on an EVM platform entry: its Multicall3 contract, when not at the canonical address (docs/configuration.md). */
+    multicall_address: Opt(Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' })),
   },
   { additionalProperties: true },
 );

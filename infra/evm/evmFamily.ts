@@ -9,6 +9,7 @@ import { activateHdAccount } from '../../actors/hdActivation.ts';
 import { isHdKeyProvider } from '../../actors/ports/keyProvider.ts';
 import { evmNodeRunner, type EvmConnection } from './evmNodes.ts';
 import { WsPool } from './wsPool.ts';
+import { MulticallSupport } from './multicall/multicallSupport.ts';
 import { gatewaySigner, requireGatewaySigner } from '../gatewayProxy/gatewaySigner.ts';
 import { planEvmPlatform, type EvmPlanParams } from './evmPlan.ts';
 import { activateLegacyEvm, planLegacyEvm } from './legacyEvmEnable.ts';
@@ -37,7 +38,9 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
   const batchSize = options.batchSize ?? 100;
 
   const proxySigner = gatewaySigner(options.keys, options.clock);
-  const withNodes = evmNodeRunner({ clock: options.clock, timeoutMs, batchSize, proxySigner });
+  // What this session learned of each node's multicall contract, for every coin that uses the node.
+  const multicalls = new MulticallSupport();
+  const withNodes = evmNodeRunner({ clock: options.clock, timeoutMs, batchSize, proxySigner, multicalls });
   const legacyDeps = { keys: options.keys, clock: options.clock, timeoutMs, withNodes };
   /** The sockets of each enabled coin, so that a passive platform's are closed when it is replaced. */
   const socketsOf = new Map<string, WsPool>();

@@ -7,6 +7,8 @@ import type { ProxySigner } from '../gatewayProxy/proxySign.ts';
 import type { TokenToRead } from './accountReader.ts';
 import { createEvmProvider, httpSend, wsSend } from './evmProvider.ts';
 import type { WsPool } from './wsPool.ts';
+import { CANONICAL_MULTICALL_ADDRESS } from './multicall/multicallAbi.ts';
+import { attachMulticall, type MulticallSupport } from './multicall/multicallSupport.ts';
 
 /**
  * One way to reach an EVM node: an `http(s)://` or `ws(s)://` URL (a node's `url`, or its
@@ -15,6 +17,11 @@ import type { WsPool } from './wsPool.ts';
 export interface EvmEndpoint {
   readonly url: string;
   readonly gatewayProxy: boolean;
+  /**
+   * The platform's Multicall3 contract, through which balances are read when the node has it.
+   * @default CANONICAL_MULTICALL_ADDRESS
+   */
+  readonly multicall?: string;
 }
 
 /** Nodes of an active coin, best first (the one that last answered leads), and its sockets. */
@@ -39,6 +46,8 @@ export interface EvmNodeRunnerOptions {
   readonly batchSize: number;
   /** The signer of gateway-proxy requests; planning refuses such nodes when there is none. */
   readonly proxySigner: () => ProxySigner | undefined;
+  /** Which nodes have the multicall contract; without it every balance is read with its own call. */
+  readonly multicalls?: MulticallSupport;
 }
 
 /** Whether `url` is reached over a WebSocket. */
@@ -56,6 +65,8 @@ export function evmNodeRunner(options: EvmNodeRunnerOptions): WithEvmNodes {
       const send = webSocket ? wsSend(node.url, connection.sockets, nodeSignal, signer) : httpSend(node.url, nodeSignal, signer);
       const batchSize = node.gatewayProxy ? 1 : options.batchSize;
       const provider = createEvmProvider({ url: node.url, chainId: connection.chainId, batchSize, send });
+      const support = options.multicalls;
+      if (support !== undefined) attachMulticall(provider, { url: node.url, address: node.multicall ?? CANONICAL_MULTICALL_ADDRESS, support });
       try {
         return await work(provider);
       } catch (error) {

@@ -4,7 +4,7 @@ import { planTokens, platformPlan } from '../../actors/platformPlan.ts';
 import { ChainFamilyId, type ActivationPlan } from '../../machines/activation.types.ts';
 import type { TokenToRead } from './accountReader.ts';
 import type { EvmEndpoint } from './evmNodes.ts';
-import { planEvmNodes } from './evmNodePlan.ts';
+import { planEvmNodes, withMulticall } from './evmNodePlan.ts';
 import { ERC20_RULE, planSwapContracts } from './evmAddressRules.ts';
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 
@@ -37,7 +37,7 @@ export function planEvmPlatform(command: PlatformActivationCommand, context: Pla
   const required = context.platform.wallet_only !== true;
   const swapContracts = planSwapContracts(command, { ticker: command.ticker, required, fieldPrefix: 'params.' });
   const tokens = planTokens(command, context, ERC20_RULE);
-  const nodes = planEvmNodes(command);
+  const nodes = withMulticall(planEvmNodes(command), context.platform);
   const params: EvmPlanParams = { platform: context.platform, chainId, decimals: context.platform.decimals ?? 18, nodes, tokens };
   return { ...platformPlan(command, ChainFamilyId.Evm, params), swapContracts };
 }
