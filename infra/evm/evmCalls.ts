@@ -1,7 +1,7 @@
 /** The two kinds of EVM read and how their failures are classed: the node's, or a token contract's. */
 import type { JsonRpcProvider } from 'ethers';
 import { TokenReadError } from '../failover/tokenReadError.ts';
-import type { TokenToRead } from './accountReader.ts';
+import type { PlannedToken as TokenToRead } from '../../actors/platformPlan.ts';
 import { EvmNodeError } from './evmNodeError.ts';
 
 /** The ERC20 functions read, each answering one static 32-byte word. */

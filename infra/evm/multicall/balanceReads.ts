@@ -5,7 +5,7 @@
  */
 import type { JsonRpcProvider } from 'ethers';
 import { settleRoundTrip } from '../../failover/tokenReadError.ts';
-import type { TokenToRead } from '../accountReader.ts';
+import type { PlannedToken as TokenToRead } from '../../../actors/platformPlan.ts';
 import { asNodeError, isNodeFailure, nodeCall, tokenCall, tokenWord, type TokenFunction } from '../evmCalls.ts';
 import { EvmNodeError } from '../evmNodeError.ts';
 import { aggregate3Call, chunked, decodeAggregate3, getEthBalanceCall, type MulticallOutcome } from './multicallAbi.ts';
