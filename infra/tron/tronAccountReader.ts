@@ -103,7 +103,9 @@ async function constantCall(http: TronHttp, token: PlannedToken, body: Record<st
   const result = (answer['result'] ?? {}) as { result?: unknown; code?: unknown; message?: unknown };
   const message = typeof result.message === 'string' ? hexText(result.message) : undefined;
   if (typeof result.code === 'string' && NODE_FAILURE_CODES.has(result.code)) {
-    throw new TronNodeError(`triggerconstantcontract: ${result.code}${message ? ` ${message}` : ''}`);
+    // java-tron's SERVER_BUSY says "ask later", as HTTP 429 does.
+    const busy = result.code === 'SERVER_BUSY' ? { busy: {} } : {};
+    throw new TronNodeError(`triggerconstantcontract: ${result.code}${message ? ` ${message}` : ''}`, busy);
   }
   if (result.result !== true || message !== undefined) {
     const why = message ?? (typeof result.code === 'string' ? result.code : 'no result');

@@ -3,6 +3,7 @@ import { activatedPlatform, balanceFromRead, tokensForBalance } from '../../acto
 import { platformPlan } from '../../actors/platformPlan.ts';
 import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../../kernel/clock.ts';
+import { BusyNodes } from '../failover/busyNodes.ts';
 import { readFromNodes, type NodeList } from '../failover/nodeList.ts';
 import { evmAddress, evmToTronBase58, type KeyProvider } from '../keys/index.ts';
 import { readTronAccount, readTronAddresses } from './tronAccountReader.ts';
@@ -17,6 +18,8 @@ export interface TronFamilyOptions {
   readonly clock: Clock;
   /** Budget of one node before failing over (default 10 s, as for EVM). */
   readonly nodeTimeoutMs?: number;
+  /** Nodes that answered "busy", shared with every family (default: a book of this family's own). */
+  readonly busyNodes?: BusyNodes;
 }
 
 /** Nodes of an active TRX, best first, and the account's 20 bytes in EVM form (for calls). */
@@ -29,7 +32,7 @@ interface TronConnection extends NodeList<TronNode> {
  * same 20-byte account as EVM, shown as a base58 `T…` address; same results and failover as EVM.
  */
 export function createTronFamily(options: TronFamilyOptions): ChainFamily {
-  const failover = { clock: options.clock, timeoutMs: options.nodeTimeoutMs ?? 10_000 };
+  const failover = { clock: options.clock, timeoutMs: options.nodeTimeoutMs ?? 10_000, busyNodes: options.busyNodes ?? new BusyNodes(options.clock) };
   const proxySigner = gatewaySigner(options.keys, options.clock);
   /** The HTTP client of `node`, signing its requests when a gateway proxy fronts it. */
   const http = (node: TronNode) => createTronHttp(node.url, node.gatewayProxy ? proxySigner() : undefined);
