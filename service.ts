@@ -21,6 +21,7 @@ import { systemClock, type Clock } from './kernel/clock.ts';
 import { ConfigError, type NodeConfig } from './infra/config/index.ts';
 import { createEvmFamily } from './infra/evm/evmFamily.ts';
 import { createTronFamily } from './infra/tron/tronFamily.ts';
+import { BusyNodes } from './infra/failover/busyNodes.ts';
 import { createUtxoFamily } from './infra/utxo/utxoFamily.ts';
 import {
   InvalidMnemonicError,
@@ -98,9 +99,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     const electrum = config.electrum;
     const tlsCa = electrum.caFile === undefined ? undefined : [await readCaFile(electrum.caFile)];
+    // One book of busy nodes: a node's Retry-After holds for every coin that uses it.
+    const busyNodes = new BusyNodes(clock);
     const families = new ChainFamilies([
-      createEvmFamily({ keys, clock, ...options.evm }),
-      createTronFamily({ keys, clock, ...options.tron }),
+      createEvmFamily({ keys, clock, busyNodes, ...options.evm }),
+      createTronFamily({ keys, clock, busyNodes, ...options.tron }),
       createUtxoFamily({ keys, clock, requestTimeoutMs: electrum.requestTimeoutMs, clientName: `coin-activation ${SERVICE_VERSION}`, ...(tlsCa ? { tlsCa } : {}), ...options.utxo }),
     ]);
     // The coin actors run their chain work through the family router itself, not the service.

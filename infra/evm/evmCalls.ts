@@ -1,6 +1,7 @@
 /** The two kinds of EVM read and how their failures are classed: the node's, or a token contract's. */
 import type { JsonRpcProvider } from 'ethers';
 import { TokenReadError } from '../failover/tokenReadError.ts';
+import { isRateLimitError } from '../failover/busyNodes.ts';
 import type { PlannedToken as TokenToRead } from '../../actors/platformPlan.ts';
 import { EvmNodeError } from './evmNodeError.ts';
 
@@ -65,8 +66,7 @@ function rpcMessage(error: unknown): string {
   return typeof short === 'string' ? short : error instanceof Error ? error.message : String(error);
 }
 
-/** Rate limits and "busy" answers are about the node, not the token. */
+/** Rate limits are about the node, not the token (the one rule: {@link isRateLimitError}). */
 function isThrottled(error: unknown): boolean {
-  const info = (error as { info?: { error?: { code?: unknown; message?: unknown } } }).info?.error;
-  return info?.code === -32005 || (typeof info?.message === 'string' && /rate|limit|busy|too many/i.test(info.message));
+  return isRateLimitError((error as { info?: { error?: unknown } }).info?.error);
 }

@@ -2,6 +2,7 @@ import { CommandKind, type ActivationCommand, type ChainFamily, type PlanContext
 import { activatedPlatform, balanceFromRead, tokensForBalance } from '../../actors/platformRead.ts';
 import { ActivationVia, ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../../kernel/clock.ts';
+import { BusyNodes } from '../failover/busyNodes.ts';
 import type { KeyProvider } from '../keys/index.ts';
 import { evmAddress } from '../keys/index.ts';
 import { readAccount, readAddresses } from './accountReader.ts';
@@ -21,6 +22,8 @@ export interface EvmFamilyOptions {
   readonly nodeTimeoutMs?: number;
   /** Most JSON-RPC calls per HTTP request; more go out as concurrent chunks (default 100). */
   readonly batchSize?: number;
+  /** Nodes that answered "busy", shared with every family (default: a book of this family's own). */
+  readonly busyNodes?: BusyNodes;
 }
 
 /**
@@ -40,7 +43,8 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
   const proxySigner = gatewaySigner(options.keys, options.clock);
   // What this session learned of each node's multicall contract, for every coin that uses the node.
   const multicalls = new MulticallSupport();
-  const withNodes = evmNodeRunner({ clock: options.clock, timeoutMs, batchSize, proxySigner, multicalls });
+  const busyNodes = options.busyNodes ?? new BusyNodes(options.clock);
+  const withNodes = evmNodeRunner({ clock: options.clock, timeoutMs, batchSize, proxySigner, multicalls, busyNodes });
   const legacyDeps = { keys: options.keys, clock: options.clock, timeoutMs, withNodes };
   /** The sockets of each enabled coin, so that a passive platform's are closed when it is replaced. */
   const socketsOf = new Map<string, WsPool>();

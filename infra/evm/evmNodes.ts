@@ -3,6 +3,7 @@ import type { JsonRpcProvider } from 'ethers';
 import type { Clock } from '../../kernel/clock.ts';
 import { readFromNodes, type NodeList } from '../failover/nodeList.ts';
 import { TokenReadError } from '../failover/tokenReadError.ts';
+import type { BusyNodes } from '../failover/busyNodes.ts';
 import type { ProxySigner } from '../gatewayProxy/proxySign.ts';
 import type { TokenToRead } from './accountReader.ts';
 import { createEvmProvider, httpSend, wsSend } from './evmProvider.ts';
@@ -48,6 +49,8 @@ export interface EvmNodeRunnerOptions {
   readonly proxySigner: () => ProxySigner | undefined;
   /** Which nodes have the multicall contract; without it every balance is read with its own call. */
   readonly multicalls?: MulticallSupport;
+  /** The service's busy nodes, shared by every coin and family. */
+  readonly busyNodes: BusyNodes;
 }
 
 /** Whether `url` is reached over a WebSocket. */
@@ -58,7 +61,7 @@ export function isWebSocketUrl(url: string): boolean {
 /** The runner of a family's EVM reads: per-node budget `timeoutMs` on `clock`, HTTP or WebSocket alike. */
 export function evmNodeRunner(options: EvmNodeRunnerOptions): WithEvmNodes {
   return (connection, signal, work) =>
-    readFromNodes(connection, signal, { clock: options.clock, timeoutMs: options.timeoutMs }, async (node, nodeSignal) => {
+    readFromNodes(connection, signal, { clock: options.clock, timeoutMs: options.timeoutMs, busyNodes: options.busyNodes }, async (node, nodeSignal) => {
       const signer = node.gatewayProxy ? options.proxySigner() : undefined;
       if (node.gatewayProxy && signer === undefined) throw new Error('a gateway-proxy node was planned without a signing identity');
       const webSocket = isWebSocketUrl(node.url);
