@@ -22,7 +22,7 @@ export interface BusyBehaviour {
   readonly mode: BusyMode;
   /** Sent as the `Retry-After` header of busy answers (seconds or an HTTP date); none when absent. */
   readonly retryAfter?: string;
-  /** For `RpcCall`: the method whose answer is refused. Default `eth_getBalance`. */
+  /** For `RpcCall`: the method whose answer is refused. Default `eth_blockNumber` (in every EVM read; balances may go through a multicall). */
   readonly method?: string;
 }
 
@@ -56,7 +56,7 @@ export async function startBusyNode(options: { target: string; behaviour?: BusyB
       }
       const forwarded = await fetch(options.target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       const text = await forwarded.text();
-      const answer = current.mode === BusyMode.RpcCall ? refuseOneCall(body, text, current.method ?? 'eth_getBalance') : text;
+      const answer = current.mode === BusyMode.RpcCall ? refuseOneCall(body, text, current.method ?? 'eth_blockNumber') : text;
       res.writeHead(forwarded.status, headers).end(answer);
     })().catch(() => res.destroy());
   });
