@@ -53,6 +53,8 @@ const TARGET_N = 10;
 const CHUNK = 100;
 /** The plain path's second platform entry, activated once to teach the service the node has no contract. */
 const PLAIN_PRIMER = 'ETHPLAIN';
+/** The primer's derivation path: not ETH_PATH, so no key the measured scan needs is derived by it. */
+const PRIMER_PATH = "m/44'/61'";
 /**
  * Wall-time target: the round trips made, plus what the in-process devnet itself needs for those
  * calls (measured in the same run: it shares the 2 cores with the service), plus this much for the
@@ -138,7 +140,9 @@ async function batched(url: string, calls: readonly Call[], batchSize: number): 
 function plainCoins(devnet: World['devnet']): unknown[] {
   const coins = devnetCoins(devnet) as { coin: string }[];
   const eth = { ...coins.find((c) => c.coin === 'ETH')!, multicall_address: NO_CODE_ADDRESS };
-  return [...coins.map((c) => (c.coin === 'ETH' ? eth : c)), { ...eth, coin: PLAIN_PRIMER }];
+  // The primer derives under another coin type, so the measured scan still derives every key anew,
+  // as the multicall run does; only the node's missing contract is known beforehand.
+  return [...coins.map((c) => (c.coin === 'ETH' ? eth : c)), { ...eth, coin: PLAIN_PRIMER, derivation_path: PRIMER_PATH }];
 }
 
 /**
