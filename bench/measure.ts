@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { Interface, parseUnits } from 'ethers';
 import type { LatencyProxy, LatencyProxyStats } from '../devnet/index.ts';
 import { TEST_ADDRESS, SWAP_CONTRACT, type Stack } from '../devnet/testing/stack.ts';
-import { aggregate3Call, decodeAggregate3, getEthBalanceCall } from '../infra/evm/multicall/multicallAbi.ts';
+import { aggregate3Call, decodeAggregate3, getEthBalanceCall } from '../infra/multicall/aggregate3.ts';
 import type { BenchFixture, BenchToken } from './fixture.ts';
 import { NATIVE_WEI } from './fixture.ts';
 import { readSequentially } from './sequentialBaseline.ts';

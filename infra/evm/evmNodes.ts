@@ -8,7 +8,7 @@ import type { ProxySigner } from '../gatewayProxy/proxySign.ts';
 import type { TokenToRead } from './accountReader.ts';
 import { createEvmProvider, httpSend, wsSend } from './evmProvider.ts';
 import type { WsPool } from './wsPool.ts';
-import { CANONICAL_MULTICALL_ADDRESS } from './multicall/multicallAbi.ts';
+import { CANONICAL_MULTICALL_ADDRESS } from '../multicall/aggregate3.ts';
 import { attachMulticall, type MulticallSupport } from './multicall/multicallSupport.ts';
 
 /**

@@ -10,7 +10,8 @@ import { readTronAccount, readTronAddresses } from './tronAccountReader.ts';
 import { activateHdAccount } from '../../actors/hdActivation.ts';
 import { isHdKeyProvider } from '../../actors/ports/keyProvider.ts';
 import { createTronHttp } from './tronHttp.ts';
-import { TronMulticallSupport, type TronMulticallRoute } from './tronMulticall.ts';
+import { MulticallSupport } from '../multicall/multicallSupport.ts';
+import type { TronMulticallRoute } from './tronMulticall.ts';
 import { planTronActivation, type TronNode, type TronPlanParams } from './tronPlan.ts';
 import { gatewaySigner, requireGatewaySigner } from '../gatewayProxy/gatewaySigner.ts';
 
@@ -39,7 +40,7 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
   /** The HTTP client of `node`, signing its requests when a gateway proxy fronts it. */
   const http = (node: TronNode) => createTronHttp(node.url, node.gatewayProxy ? proxySigner() : undefined);
   /** Which nodes have the configured multicall contract, learned once per node in this session. */
-  const multicallSupport = new TronMulticallSupport();
+  const multicallSupport = new MulticallSupport();
   const route = (node: TronNode, contract: string | undefined): TronMulticallRoute | undefined =>
     contract === undefined ? undefined : { url: node.url, contract, support: multicallSupport };
 

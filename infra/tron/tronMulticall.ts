@@ -4,15 +4,13 @@
  * learned from its first answer and remembered for the session; where it has not (no contract, a
  * revert, an answer that is not `aggregate3`'s), the calls go out one by one as before.
  */
-import { Interface } from 'ethers';
 import { tronToEvmAddress } from '../keys/tronAddress.ts';
+import { aggregate3Call, chunked, decodeAggregate3 } from '../multicall/aggregate3.ts';
+import { MulticallSupport } from '../multicall/multicallSupport.ts';
 import type { TronHttp, TronJson } from './tronHttp.ts';
 
-/** `aggregate3` of the published Multicall3 ABI (every deployment has it). */
-const multicall3 = new Interface([
-  'function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[] returnData)',
-]);
-const AGGREGATE3_SELECTOR = 'aggregate3((address,bool,bytes)[])';
+/** The function `triggerconstantcontract` names (its selector is taken from this signature). */
+const AGGREGATE3_SIGNATURE = 'aggregate3((address,bool,bytes)[])';
 
 /**
  * Most calls in one `aggregate3`: a TRC20 read costs ~5–10k energy, so 100 stay far below the
@@ -20,24 +18,11 @@ const AGGREGATE3_SELECTOR = 'aggregate3((address,bool,bytes)[])';
  */
 export const TRON_MULTICALL_CHUNK_SIZE = 100;
 
-/** Which node (by URL) has which multicall contract, learned once per session. Keys are never shown. */
-export class TronMulticallSupport {
-  readonly #known = new Map<string, boolean>();
-
-  known(url: string, contract: string): boolean | undefined {
-    return this.#known.get(`${contract} ${url}`);
-  }
-
-  remember(url: string, contract: string, present: boolean): void {
-    this.#known.set(`${contract} ${url}`, present);
-  }
-}
-
 /** The multicall contract (base58 `T…`) to try on the node at `url`. */
 export interface TronMulticallRoute {
   readonly url: string;
   readonly contract: string;
-  readonly support: TronMulticallSupport;
+  readonly support: MulticallSupport;
 }
 
 /** One call whose answer is one 32-byte word: `target` (base58) called with `callData` (`0x…`). */
@@ -64,8 +49,7 @@ export async function multicallWords(
   signal: AbortSignal,
 ): Promise<(bigint | undefined)[]> {
   if (calls.length === 0 || route.support.known(route.url, route.contract) === false) return calls.map(() => undefined);
-  const chunks: WordCall[][] = [];
-  for (let start = 0; start < calls.length; start += TRON_MULTICALL_CHUNK_SIZE) chunks.push(calls.slice(start, start + TRON_MULTICALL_CHUNK_SIZE));
+  const chunks = chunked(calls, TRON_MULTICALL_CHUNK_SIZE);
   const answers = await Promise.all(chunks.map((chunk) => aggregate(http, chunk, owner, route.contract, check, signal)));
   const present = answers.every((words) => words !== undefined);
   route.support.remember(route.url, route.contract, present);
@@ -82,16 +66,12 @@ async function aggregate(
   signal: AbortSignal,
 ): Promise<(bigint | undefined)[] | undefined> {
   const items = chunk.map((call) => ({ target: tronToEvmAddress(call.target)!, allowFailure: true, callData: call.callData }));
-  const data = multicall3.encodeFunctionData('aggregate3', [items]);
-  const body = { owner_address: owner, contract_address: contract, function_selector: AGGREGATE3_SELECTOR, parameter: data.slice(10), visible: true };
+  // The node takes the arguments without the 4-byte selector, which it computes from the signature.
+  const parameter = aggregate3Call(items).slice(10);
+  const body = { owner_address: owner, contract_address: contract, function_selector: AGGREGATE3_SIGNATURE, parameter, visible: true };
   const result = check(await http.post('/wallet/triggerconstantcontract', body, signal));
   if (!('hex' in result)) return undefined;
-  let outcomes: [boolean, string][];
-  try {
-    [outcomes] = multicall3.decodeFunctionResult('aggregate3', `0x${result.hex}`) as unknown as [[boolean, string][]];
-  } catch {
-    return undefined;
-  }
-  if (outcomes.length !== chunk.length) return undefined;
-  return outcomes.map(([success, returnData]) => (success && /^0x[0-9a-fA-F]{64}/.test(returnData) ? BigInt(returnData.slice(0, 66)) : undefined));
+  const outcomes = decodeAggregate3(`0x${result.hex}`, chunk.length);
+  if (outcomes === undefined) return undefined;
+  return outcomes.map(({ success, returnData }) => (success && /^0x[0-9a-fA-F]{64}/.test(returnData) ? BigInt(returnData.slice(0, 66)) : undefined));
 }

@@ -8,7 +8,7 @@ import { settleRoundTrip } from '../../failover/tokenReadError.ts';
 import type { PlannedToken as TokenToRead } from '../../../actors/platformPlan.ts';
 import { asNodeError, isNodeFailure, nodeCall, tokenCall, tokenWord, type TokenFunction } from '../evmCalls.ts';
 import { EvmNodeError } from '../evmNodeError.ts';
-import { aggregate3Call, chunked, decodeAggregate3, getEthBalanceCall, type MulticallOutcome } from './multicallAbi.ts';
+import { aggregate3Call, chunked, decodeAggregate3, getEthBalanceCall, type MulticallOutcome } from '../../multicall/aggregate3.ts';
 import { multicallRouteOf, type MulticallRoute } from './multicallSupport.ts';
 
 /** One value to read: an address's native balance, or a token function (its call data encoded). */

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AbiCoder, Interface } from 'ethers';
-import { aggregate3Call, decodeAggregate3 } from './multicallAbi.ts';
+import { aggregate3Call, decodeAggregate3 } from './aggregate3.ts';
 
 // ethers' generic ABI coder, from Multicall3's published signature: the independent reference.
 const published = new Interface([
