@@ -9,6 +9,8 @@ import { InFlightActivations } from './events/projections/inFlightActivations.ts
 import { startNatsLink, type NatsLink } from './natsLink.ts';
 import { EnabledCoinsProjection } from './events/projections/enabledCoins.ts';
 import { HdAddressesProjection } from './events/projections/hdAddresses.ts';
+import { CoinStatusesProjection } from './events/projections/coinStatuses.ts';
+import { CoinSettingsService } from './actors/coinSettingsService.ts';
 import { TaskStatusProjection } from './events/projections/taskStatus.ts';
 import { EnableEthTasks, type TaskTimeouts } from './actors/enableEthTasks.ts';
 import type { HardwareWallet } from './actors/ports/hardwareWallet.ts';
@@ -82,16 +84,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const taskStatuses = new TaskStatusProjection();
     const inFlight = new InFlightActivations();
     const hdAddresses = new HdAddressesProjection();
+    // The KV values of this node's coins, in memory: what coin_status reads.
+    const coinStatuses = new CoinStatusesProjection(nodeId);
     for await (const event of log.read()) {
       enabledCoins.apply(event);
       taskStatuses.apply(event);
       inFlight.apply(event);
       hdAddresses.apply(event);
+      coinStatuses.apply(event);
     }
     log.subscribe((event) => {
       enabledCoins.apply(event);
       taskStatuses.apply(event);
       hdAddresses.apply(event);
+      coinStatuses.apply(event);
     });
     await log.append(NODE_STREAM, [
       { type: 'SessionStarted', data: { sessionId, version: SERVICE_VERSION, derivationMethod: keys.derivationMethod } },
@@ -109,7 +115,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // The coin actors run their chain work through the family router itself, not the service.
     const registry = new CoinRegistry({ log, families });
     const hd = isHdKeyProvider(keys) ? { walletId: keys.walletId, known: hdAddresses } : undefined;
-    const service = new ActivationService({ coins: config.coins, families, registry, enabledCoins, ...(hd ? { hd } : {}) });
+    const service = new ActivationService({
+      coins: config.coins,
+      families,
+      registry,
+      enabledCoins,
+      useTradingProtoV2: config.useTradingProtoV2,
+      ...(hd ? { hd } : {}),
+    });
     const hw = config.hardwareWallet;
     const hardware: LazyHardware = options.hardware
       ? Object.assign(options.hardware, { close: async () => undefined })
@@ -128,7 +141,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await log.append(coinStream(ticker), [{ type: 'ActivationInterrupted', data: { ticker, attempt, sessionId: died } }]);
     }
     const auth = new AuthGuard({ rpcPassword: config.rpcPassword.reveal(), clock });
-    const dispatcher = createDispatcher({ ...buildMethodTables(service, tasks), auth });
+    const settings = new CoinSettingsService({ registry, enabledCoins, statuses: coinStatuses });
+    const dispatcher = createDispatcher({ ...buildMethodTables(service, tasks, settings), auth });
     const http = await startHttpServer({ host: config.rpcip, port: options.port ?? config.rpcport, dispatcher });
     const nats =
       config.nats === undefined || nodeId === undefined

@@ -51,8 +51,11 @@ export class ActivationService {
     enabledCoins: EnabledCoinsProjection;
     /** Set in HD mode: the wallet's id and the address counts earlier activations recorded. */
     hd?: HdWallet;
+    /** MM2.json `use_trading_proto_v2`: EVM trading coins then need `swap_v2_contracts`. @default false */
+    useTradingProtoV2?: boolean;
   }) {
-    this.#planner = new ActivationPlanner({ coins: deps.coins, families: deps.families, hd: deps.hd });
+    const { coins, families, hd, useTradingProtoV2 } = deps;
+    this.#planner = new ActivationPlanner({ coins, families, hd, ...(useTradingProtoV2 === undefined ? {} : { useTradingProtoV2 }) });
     this.#families = deps.families;
     this.#registry = deps.registry;
     this.#enabledCoins = deps.enabledCoins;

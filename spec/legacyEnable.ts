@@ -9,7 +9,8 @@ export const LegacyEnableParams = Type.Object({
   urls: Type.Optional(Type.Array(Type.String())),
   ...SwapContractFields,
   gas_station_url: Type.Optional(Type.String()),
-  gas_station_decimals: Type.Integer({ minimum: 0, maximum: 36, default: 8 }),
+  // No default here: given without gas_station_url it is refused; the default (8) applies with one.
+  gas_station_decimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 36 })),
   gas_station_policy: Type.Optional(
     Type.Object({ policy: Type.Union([Type.Literal('MeanAverageFast'), Type.Literal('Average')], { default: 'MeanAverageFast' }) }),
   ),

@@ -5,7 +5,7 @@ import { ChainFamilyId, type ActivationPlan } from '../../machines/activation.ty
 import type { TokenToRead } from './accountReader.ts';
 import type { EvmEndpoint } from './evmNodes.ts';
 import { planEvmNodes, withMulticall } from './evmNodePlan.ts';
-import { ERC20_RULE, planSwapContracts } from './evmAddressRules.ts';
+import { ERC20_RULE, planSwapContracts, planSwapV2Contracts } from './evmAddressRules.ts';
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 
 /** Validated EVM parameters carried in the plan (never logged: node URLs may hold API keys). */
@@ -19,8 +19,8 @@ export interface EvmPlanParams {
 
 /**
  * The plan of `enable_eth_with_tokens` / `task::enable_eth::init` for an EVM platform, after the
- * platform's own checks (docs/compatibility.md §7): its chain id, the swap contracts (recorded in the
- * plan), then the shared
+ * platform's own checks (docs/compatibility.md §7): its chain id, the swap contracts and swap v2
+ * contracts (recorded in the plan), then the shared
  * token and node checks. Pure; throws the first failure.
  */
 export function planEvmPlatform(command: PlatformActivationCommand, context: PlanContext): ActivationPlan {
@@ -36,8 +36,10 @@ export function planEvmPlatform(command: PlatformActivationCommand, context: Pla
   // As the reference: a wallet-only coin makes no swaps, so it may leave the swap contract out.
   const required = context.platform.wallet_only !== true;
   const swapContracts = planSwapContracts(command, { ticker: command.ticker, required, fieldPrefix: 'params.' });
+  const v2Required = required && context.useTradingProtoV2 === true;
+  const swapV2Contracts = planSwapV2Contracts(command, { ticker: command.ticker, required: v2Required, fieldPrefix: 'params.' });
   const tokens = planTokens(command, context, ERC20_RULE);
   const nodes = withMulticall(planEvmNodes(command), context.platform);
   const params: EvmPlanParams = { platform: context.platform, chainId, decimals: context.platform.decimals ?? 18, nodes, tokens };
-  return { ...platformPlan(command, ChainFamilyId.Evm, params), swapContracts };
+  return { ...platformPlan(command, ChainFamilyId.Evm, params), swapContracts, ...(swapV2Contracts === undefined ? {} : { swapV2Contracts }) };
 }

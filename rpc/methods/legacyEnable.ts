@@ -3,7 +3,7 @@ import { CommandKind, type EnableActivationCommand } from '../../actors/ports/ch
 import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
-import { toAddressPathRequest, toSwapContracts } from './enableEthWithTokens.ts';
+import { toAddressPathRequest, toGasStation, toSettingsRequest, toSwapContracts } from './enableEthWithTokens.ts';
 import { renderLegacyActivation, toUtxoMergeSpec } from './legacyElectrum.ts';
 import { admitActivation } from './rawActivationRequest.ts';
 
@@ -18,11 +18,8 @@ export function toEnableCommand(params: LegacyEnableParams): EnableActivationCom
     ...toUtxoMergeSpec(params.utxo_merge_params),
     ...(params.address_format === undefined ? {} : { addressFormat: params.address_format }),
     ...(params.path_to_address === undefined ? {} : { pathToAddress: toAddressPathRequest(params.path_to_address) }),
-    ...(params.gas_station_url === undefined
-      ? {}
-      : { gasStation: { url: params.gas_station_url, decimals: params.gas_station_decimals, policy: params.gas_station_policy?.policy ?? 'MeanAverageFast' } }),
-    ...(params.required_confirmations === undefined ? {} : { requiredConfirmations: params.required_confirmations }),
-    ...(params.requires_notarization === undefined ? {} : { requiresNotarization: params.requires_notarization }),
+    ...toGasStation(params, ''),
+    ...toSettingsRequest(params),
   };
 }
 
