@@ -9,7 +9,8 @@ import { InFlightActivations } from './events/projections/inFlightActivations.ts
 import { startNatsLink, type NatsLink } from './natsLink.ts';
 import { EnabledCoinsProjection } from './events/projections/enabledCoins.ts';
 import { HdAddressesProjection } from './events/projections/hdAddresses.ts';
-import { GasPricesProjection } from './events/projections/gasPrices.ts';
+import { CoinStatusesProjection } from './events/projections/coinStatuses.ts';
+import { CoinSettingsService } from './actors/coinSettingsService.ts';
 import { TaskStatusProjection } from './events/projections/taskStatus.ts';
 import { EnableEthTasks, type TaskTimeouts } from './actors/enableEthTasks.ts';
 import type { HardwareWallet } from './actors/ports/hardwareWallet.ts';
@@ -22,6 +23,7 @@ import { systemClock, type Clock } from './kernel/clock.ts';
 import { ConfigError, type NodeConfig } from './infra/config/index.ts';
 import { createEvmFamily } from './infra/evm/evmFamily.ts';
 import { createTronFamily } from './infra/tron/tronFamily.ts';
+import { BusyNodes } from './infra/failover/busyNodes.ts';
 import { createUtxoFamily } from './infra/utxo/utxoFamily.ts';
 import {
   InvalidMnemonicError,
@@ -82,19 +84,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const taskStatuses = new TaskStatusProjection();
     const inFlight = new InFlightActivations();
     const hdAddresses = new HdAddressesProjection();
-    const gasPrices = new GasPricesProjection();
+    // The KV values of this node's coins, in memory: what coin_status reads.
+    const coinStatuses = new CoinStatusesProjection(nodeId);
     for await (const event of log.read()) {
       enabledCoins.apply(event);
       taskStatuses.apply(event);
       inFlight.apply(event);
       hdAddresses.apply(event);
-      gasPrices.apply(event);
+      coinStatuses.apply(event);
     }
     log.subscribe((event) => {
       enabledCoins.apply(event);
       taskStatuses.apply(event);
       hdAddresses.apply(event);
-      gasPrices.apply(event);
+      coinStatuses.apply(event);
     });
     await log.append(NODE_STREAM, [
       { type: 'SessionStarted', data: { sessionId, version: SERVICE_VERSION, derivationMethod: keys.derivationMethod } },
@@ -102,15 +105,24 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     const electrum = config.electrum;
     const tlsCa = electrum.caFile === undefined ? undefined : [await readCaFile(electrum.caFile)];
+    // One book of busy nodes: a node's Retry-After holds for every coin that uses it.
+    const busyNodes = new BusyNodes(clock);
     const families = new ChainFamilies([
-      createEvmFamily({ keys, clock, ...options.evm }),
-      createTronFamily({ keys, clock, ...options.tron }),
+      createEvmFamily({ keys, clock, busyNodes, ...options.evm }),
+      createTronFamily({ keys, clock, busyNodes, ...options.tron }),
       createUtxoFamily({ keys, clock, requestTimeoutMs: electrum.requestTimeoutMs, clientName: `coin-activation ${SERVICE_VERSION}`, ...(tlsCa ? { tlsCa } : {}), ...options.utxo }),
     ]);
     // The coin actors run their chain work through the family router itself, not the service.
     const registry = new CoinRegistry({ log, families, gasPrices: { clock, intervalMs: config.gasStationRefreshMs } });
     const hd = isHdKeyProvider(keys) ? { walletId: keys.walletId, known: hdAddresses } : undefined;
-    const service = new ActivationService({ coins: config.coins, families, registry, enabledCoins, gasPrices, ...(hd ? { hd } : {}) });
+    const service = new ActivationService({
+      coins: config.coins,
+      families,
+      registry,
+      enabledCoins,
+      useTradingProtoV2: config.useTradingProtoV2,
+      ...(hd ? { hd } : {}),
+    });
     const hw = config.hardwareWallet;
     const hardware: LazyHardware = options.hardware
       ? Object.assign(options.hardware, { close: async () => undefined })
@@ -129,7 +141,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await log.append(coinStream(ticker), [{ type: 'ActivationInterrupted', data: { ticker, attempt, sessionId: died } }]);
     }
     const auth = new AuthGuard({ rpcPassword: config.rpcPassword.reveal(), clock });
-    const dispatcher = createDispatcher({ ...buildMethodTables(service, tasks), auth });
+    // coin_status shows a station's price from the same KV values (`gasPrice`, refreshed while active).
+    const settings = new CoinSettingsService({ registry, enabledCoins, statuses: coinStatuses, gasPrice: (owner) => coinStatuses.get(owner)?.gasPrice });
+    const dispatcher = createDispatcher({ ...buildMethodTables(service, tasks, settings), auth });
     const http = await startHttpServer({ host: config.rpcip, port: options.port ?? config.rpcport, dispatcher });
     const nats =
       config.nats === undefined || nodeId === undefined

@@ -18,6 +18,7 @@ import {
   type PlatformActivationCommand,
 } from './ports/chainFamily.ts';
 import type { ChainFamilies } from './chainFamilies.ts';
+import { planSettings } from './coinSettings.ts';
 
 type LegacyCommand = ElectrumActivationCommand | EnableActivationCommand;
 
@@ -31,11 +32,19 @@ export class ActivationPlanner {
   readonly #coins: CoinsCatalog;
   readonly #families: Pick<ChainFamilies, 'serving' | 'servedTypes'>;
   readonly #hd: HdWallet | undefined;
+  readonly #useTradingProtoV2: boolean;
 
-  constructor(deps: { coins: CoinsCatalog; families: Pick<ChainFamilies, 'serving' | 'servedTypes'>; hd?: HdWallet | undefined }) {
+  constructor(deps: {
+    coins: CoinsCatalog;
+    families: Pick<ChainFamilies, 'serving' | 'servedTypes'>;
+    hd?: HdWallet | undefined;
+    /** MM2.json `use_trading_proto_v2` (see {@link PlanContext}). @default false */
+    useTradingProtoV2?: boolean;
+  }) {
     this.#coins = deps.coins;
     this.#families = deps.families;
     this.#hd = deps.hd;
+    this.#useTradingProtoV2 = deps.useTradingProtoV2 ?? false;
   }
 
   /**
@@ -77,7 +86,8 @@ export class ActivationPlanner {
       const message = `Unexpected platform protocol ${type} for ${ticker}: ${command.via} activates ${served} platforms only`;
       throw new ActivationError(ErrorType.UnexpectedPlatformProtocol, message, { ticker, protocol: platform.protocol });
     }
-    const plan = family.plan(command, { platform, platformProtocol: parsed.protocol, coins: this.#coins });
+    const familyPlan = family.plan(command, { platform, platformProtocol: parsed.protocol, coins: this.#coins, useTradingProtoV2: this.#useTradingProtoV2 });
+    const plan = { ...familyPlan, settings: planSettings(command, platform, this.#coins, familyPlan) };
     // A hardware key activates the one address the device gave, an Iguana key its one address;
     // an HD mnemonic scans its account.
     const hd = this.#hd;
@@ -142,7 +152,9 @@ export class ActivationPlanner {
       const { pathToAddress: _, ...withoutPath } = command;
       planned = withoutPath;
     }
-    return family.plan(planned, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins });
+    const plan = family.plan(planned, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins, useTradingProtoV2: this.#useTradingProtoV2 });
+    const mm2 = requestMm2 === undefined ? {} : { mm2: requestMm2 };
+    return { ...plan, settings: planSettings({ ...command, ...mm2 }, entry, this.#coins, plan) };
   }
 }
 

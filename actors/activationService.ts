@@ -1,7 +1,6 @@
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
-import type { GasPriceState, GasPricesProjection } from '../events/projections/gasPrices.ts';
 import type { ActivationPlan, Balance } from '../machines/activation.types.ts';
 import type {
   ActivationCommand,
@@ -44,23 +43,22 @@ export class ActivationService {
   readonly #families: ChainFamilies;
   readonly #registry: CoinRegistry;
   readonly #enabledCoins: EnabledCoinsProjection;
-  readonly #gasPrices: GasPricesProjection | undefined;
 
   constructor(deps: {
     coins: CoinsCatalog;
     families: ChainFamilies;
     registry: CoinRegistry;
     enabledCoins: EnabledCoinsProjection;
-    /** The gas prices of active coins with a gas station (read by `gasPrice`). */
-    gasPrices?: GasPricesProjection;
     /** Set in HD mode: the wallet's id and the address counts earlier activations recorded. */
     hd?: HdWallet;
+    /** MM2.json `use_trading_proto_v2`: EVM trading coins then need `swap_v2_contracts`. @default false */
+    useTradingProtoV2?: boolean;
   }) {
-    this.#planner = new ActivationPlanner({ coins: deps.coins, families: deps.families, hd: deps.hd });
+    const { coins, families, hd, useTradingProtoV2 } = deps;
+    this.#planner = new ActivationPlanner({ coins, families, hd, ...(useTradingProtoV2 === undefined ? {} : { useTradingProtoV2 }) });
     this.#families = deps.families;
     this.#registry = deps.registry;
     this.#enabledCoins = deps.enabledCoins;
-    this.#gasPrices = deps.gasPrices;
   }
 
   /**
@@ -121,15 +119,6 @@ export class ActivationService {
   /** Enabled coins of this session (platforms, passive ones included, and tokens). */
   enabledCoins(): EnabledCoin[] {
     return this.#enabledCoins.list();
-  }
-
-  /**
-   * The gas price of an enabled coin's gas station, as its events tell it; a token's is its
-   * platform's (it pays gas in the platform coin). `undefined`: no station, or not active.
-   */
-  gasPrice(ticker: string): GasPriceState | undefined {
-    const enabled = this.#enabledCoins.find(ticker);
-    return enabled === undefined ? undefined : this.#gasPrices?.get(enabled.platform ?? ticker);
   }
 
   /** Disables a coin: a token alone, or a platform (passive while tokens remain, unless `force`). */

@@ -3,7 +3,7 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
 import type { EventLog } from '../events/log/eventLog.ts';
 import { coinActivationMachine, heldTokens } from '../machines/coinActivation.machine.ts';
-import { ActivationVia, isLegacyVia, type ActivatedCoin, type ActivationPlan } from '../machines/activation.types.ts';
+import { ActivationVia, isLegacyVia, type ActivatedCoin, type ActivationPlan, type SettingChange } from '../machines/activation.types.ts';
 import { activationOutcome, type Activation } from './activationOutcome.ts';
 import { CoinEventWriter } from './coinEventWriter.ts';
 import { GasPriceRefreshers } from './gasPriceRefreshers.ts';
@@ -216,6 +216,21 @@ export class CoinRegistry {
     }
     actor.send(command);
     await this.#events.afterDurable(platform, Promise.resolve());
+  }
+
+  /**
+   * Changes a setting of `ticker`, on the machine of `owner` (the coin itself, or the platform of a
+   * token): resolves once its event is durable. False, changing nothing, when that machine does not
+   * accept it (the coin is not available: see the machine's `CHANGE_SETTING`).
+   */
+  async changeSetting(owner: string, ticker: string, change: SettingChange): Promise<boolean> {
+    this.#assertRunning();
+    const actor = this.#actors.get(owner);
+    const command = { type: 'CHANGE_SETTING', ticker, change } as const;
+    if (!actor?.getSnapshot().can(command)) return false;
+    actor.send(command);
+    await this.#events.afterDurable(owner, Promise.resolve());
+    return true;
   }
 
   /** The state of a platform coin (inactive when never seen this session). */

@@ -1,6 +1,10 @@
 /**
- * `npm run bench`: wall time and node traffic of `enable_eth_with_tokens` (one batched round trip)
- * against the reference's N + 2 sequential requests, through one latency-injecting, counting proxy.
+ * `npm run bench`: node calls, HTTP requests and wall time of `enable_eth_with_tokens` on four
+ * paths, all through latency-injecting, counting proxies in front of one devnet: the multicall
+ * (one `aggregate3` per 100 reads beside `eth_blockNumber`) on a node the service knows, the same on
+ * a node it sees for the first time (a new proxy, so a new URL, per run: + `eth_getCode`), today's
+ * plain batched calls (a second service whose contract address has no code), and the reference's
+ * N + 2 sequential requests. Every run of every path must read the same, correct balances.
  *
  * Env: BENCH_LATENCY_MS (default 50), BENCH_BATCH_SIZE (default: the service's 100),
  * BENCH_RUNS (default 5). Prints a table, saves JSON under bench/results/. Exits non-zero only when
@@ -10,27 +14,43 @@
 import './silence.ts';
 import { performance } from 'node:perf_hooks';
 import { relative } from 'node:path';
-import { analyzeRow, type Row } from './analysis.ts';
 import { readBenchConfig, TOKEN_COUNTS, DEPLOYED_TOKENS } from './benchConfig.ts';
+import { startLatencyProxy } from '../devnet/index.ts';
+import { analyzeRow, PATHS, type PathName, type Row } from './analysis.ts';
 import { startFixture, type BenchFixture, type BenchToken } from './fixture.ts';
-import { assertSameValues, measureBaseline, measureNodeBatch, measureOurs, type Sample } from './measure.ts';
+import { assertSameValues, measureBaseline, measureNodeBatch, measureNodeMulticall, measureOurs, type Measured, type Sample } from './measure.ts';
 import { environment, saveResults } from './results.ts';
 import { renderReport } from './table.ts';
 
 interface RawSamples {
   readonly n: number;
-  readonly ours: Sample[];
-  readonly baseline: Sample[];
-  /** Diagnostic: the devnet answering the same batch directly (see measureNodeBatch). */
-  readonly nodeBatchMs: number[];
+  readonly samples: Record<PathName, Sample[]>;
+  /** Diagnostic: the devnet answering the plain batch directly (see measureNodeBatch). */
+  readonly plainNodeMs: number[];
+  /** Diagnostic: the devnet answering the aggregate3 directly, and our encode/decode CPU. */
+  readonly multicall: { nodeMs: number; encodeMs: number; decodeMs: number }[];
 }
 
-/** One run of each path on `tokens`, values cross-checked; ours first, then the baseline. */
-async function measurePair(fixture: BenchFixture, tokens: readonly BenchToken[], label: string): Promise<{ ours: Sample; baseline: Sample }> {
-  const ours = await measureOurs(fixture, tokens);
-  const baseline = await measureBaseline(fixture, tokens);
-  assertSameValues(ours.values, baseline.values, tokens, label);
-  return { ours: ours.sample, baseline: baseline.sample };
+/** The multicall path on a node never seen by the service: a new proxy (new URL) for this run only. */
+async function measureFirstContact(fixture: BenchFixture, tokens: readonly BenchToken[], latencyMs: number): Promise<Measured> {
+  const proxy = await startLatencyProxy({ target: fixture.devnet.url, latencyMs });
+  try {
+    return await measureOurs(fixture.stack, proxy, tokens);
+  } finally {
+    await proxy.stop();
+  }
+}
+
+/** One run of each path on `tokens`, one after another, values cross-checked across all four. */
+async function measureAll(fixture: BenchFixture, tokens: readonly BenchToken[], latencyMs: number, label: string): Promise<Record<PathName, Sample>> {
+  const measured: Record<PathName, Measured> = {
+    multicall: await measureOurs(fixture.stack, fixture.proxy, tokens),
+    firstContact: await measureFirstContact(fixture, tokens, latencyMs),
+    plain: await measureOurs(fixture.plainStack, fixture.proxy, tokens),
+    baseline: await measureBaseline(fixture, tokens),
+  };
+  assertSameValues(Object.fromEntries(PATHS.map((p) => [p, measured[p].values])), tokens, label);
+  return Object.fromEntries(PATHS.map((p) => [p, measured[p].sample])) as Record<PathName, Sample>;
 }
 
 async function main(): Promise<void> {
@@ -43,24 +63,25 @@ async function main(): Promise<void> {
     const { devnetMs, serviceMs, proxyMs } = fixture.startup;
     process.stdout.write(`  devnet ${devnetMs.toFixed(0)} ms, service ${serviceMs.toFixed(0)} ms, proxy ${proxyMs.toFixed(0)} ms\n`);
 
-    // Discarded warm-up at the largest N: first connections, lazy imports, JIT.
-    const warmup = await measurePair(fixture, fixture.tokens, 'warm-up');
+    // Discarded warm-up at the largest N: first connections, lazy imports, JIT, and each service
+    // learning what the shared proxy's node has (so `multicall` and `plain` measure a known node).
+    const warmup = await measureAll(fixture, fixture.tokens, config.latencyMs, 'warm-up');
 
     const raw: RawSamples[] = [];
     for (const n of TOKEN_COUNTS) {
       const tokens = fixture.tokens.slice(0, n);
-      const samples: RawSamples = { n, ours: [], baseline: [], nodeBatchMs: [] };
+      const row: RawSamples = { n, samples: { multicall: [], firstContact: [], plain: [], baseline: [] }, plainNodeMs: [], multicall: [] };
       for (let run = 1; run <= config.runs; run++) {
-        const pair = await measurePair(fixture, tokens, `N=${n} run ${run}`);
-        samples.ours.push(pair.ours);
-        samples.baseline.push(pair.baseline);
-        samples.nodeBatchMs.push(await measureNodeBatch(fixture, tokens));
+        const samples = await measureAll(fixture, tokens, config.latencyMs, `N=${n} run ${run}`);
+        for (const p of PATHS) row.samples[p].push(samples[p]);
+        row.plainNodeMs.push(await measureNodeBatch(fixture, tokens));
+        row.multicall.push(await measureNodeMulticall(fixture, tokens));
       }
-      raw.push(samples);
+      raw.push(row);
       process.stdout.write(`  N=${n}: ${config.runs} runs done\n`);
     }
 
-    const rows: Row[] = raw.map((r) => analyzeRow(r.n, r.ours, r.baseline, r.nodeBatchMs, config));
+    const rows: Row[] = raw.map((r) => analyzeRow(r.n, r.samples, r, config));
     const totalMs = performance.now() - t0;
     process.stdout.write(`\n${renderReport(rows, config)}\n\nTotal bench time ${(totalMs / 1000).toFixed(1)} s (startup ${((devnetMs + serviceMs + proxyMs) / 1000).toFixed(1)} s)\n`);
 

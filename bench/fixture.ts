@@ -1,17 +1,27 @@
 /**
- * The bench's world: one devnet with the test wallet funded and DEPLOYED_TOKENS ERC20s minted to
- * it, the real service on a random loopback port, and one latency proxy in front of the devnet
- * that both measured paths go through.
+ * The bench's world: one devnet (with the multicall contract at the canonical address) with the
+ * test wallet funded and DEPLOYED_TOKENS ERC20s minted to it, one latency proxy in front of it that
+ * every measured path goes through, and two real services on random loopback ports: `stack` reads
+ * through the multicall; `plainStack` is the same service whose ETH entry points `multicall_address`
+ * at NO_CODE_ADDRESS, so after one remembered `eth_getCode` it reads with today's plain batched calls.
+ *
+ * Why a second service on the same devnet rather than a second devnet without the contract: both
+ * paths then ask the same chain process, with the same state, tokens and proxy, so the only
+ * difference measured is the client's read path (a second in-process chain would also compete for
+ * the 2 cores while idle and differ in its own execution time).
  */
 import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { systemClock } from '../kernel/clock.ts';
 import { startEvmDevnet, startLatencyProxy, type EvmDevnet, type LatencyProxy } from '../devnet/index.ts';
-import { DEVNET_CHAIN_ID, TEST_ADDRESS, startStack, type Stack } from '../devnet/testing/stack.ts';
+import { DEVNET_CHAIN_ID, TEST_ADDRESS, devnetCoins, startStack, type Stack } from '../devnet/testing/stack.ts';
 import { DEPLOYED_TOKENS, type BenchConfig } from './benchConfig.ts';
 
 /** The test wallet's native balance (wei); odd last digit so a rounding bug would show. */
 export const NATIVE_WEI = 1_234_500_000_000_000_001n;
+
+/** An address with no code on the devnet (checked at start): the plain path's `multicall_address`. */
+export const NO_CODE_ADDRESS = '0x00000000000000000000000000000000000c0DE0';
 
 const DECIMALS_CYCLE = [18, 6, 8, 0] as const;
 
@@ -29,14 +39,17 @@ export interface BenchToken {
 export interface StartupTimings {
   /** Chain start, TestToken compile (disk-cached), DEPLOYED_TOKENS deploys + mints, HTTP up. */
   readonly devnetMs: number;
-  /** Temp config dir, event log, service listening. */
+  /** Temp config dir, event log, service listening (both services). */
   readonly serviceMs: number;
   readonly proxyMs: number;
 }
 
 export interface BenchFixture {
   readonly devnet: EvmDevnet;
+  /** Reads through the multicall contract. */
   readonly stack: Stack;
+  /** Today's plain batched reads: its ETH entry's `multicall_address` has no code. */
+  readonly plainStack: Stack;
   readonly proxy: LatencyProxy;
   readonly tokens: readonly BenchToken[];
   readonly startup: StartupTimings;
@@ -67,16 +80,32 @@ export async function startFixture(config: BenchConfig): Promise<BenchFixture> {
     stoppers.push(() => devnet.stop());
     const devnetMs = performance.now() - t;
 
+    const answer = await fetch(devnet.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getCode', params: [NO_CODE_ADDRESS, 'latest'] }),
+    });
+    const { result: code } = (await answer.json()) as { result?: unknown };
+    if (code !== '0x') throw new Error(`${NO_CODE_ADDRESS} has code on the devnet; the plain path needs an empty address`);
+
     t = performance.now();
-    const stack = await startStack({
-      devnet,
-      clock: systemClock,
-      ...(config.batchSizeSource === 'BENCH_BATCH_SIZE' ? { evm: { batchSize: config.batchSize } } : {}),
-    });
-    stoppers.push(async () => {
-      await stack.stop();
-      await rm(stack.dir, { recursive: true, force: true });
-    });
+    const service = async (coins?: readonly unknown[]) => {
+      const started = await startStack({
+        devnet,
+        clock: systemClock,
+        ...(coins ? { coins } : {}),
+        ...(config.batchSizeSource === 'BENCH_BATCH_SIZE' ? { evm: { batchSize: config.batchSize } } : {}),
+      });
+      stoppers.push(async () => {
+        await started.stop();
+        await rm(started.dir, { recursive: true, force: true });
+      });
+      return started;
+    };
+    const stack = await service();
+    const plainStack = await service(
+      devnetCoins(devnet).map((entry) => ((entry as { coin?: string }).coin === 'ETH' ? { ...(entry as object), multicall_address: NO_CODE_ADDRESS } : entry)),
+    );
     const serviceMs = performance.now() - t;
 
     t = performance.now();
@@ -90,7 +119,7 @@ export async function startFixture(config: BenchConfig): Promise<BenchFixture> {
       decimals: deployed.decimals,
       amount: specs[i]!.amount,
     }));
-    return { devnet, stack, proxy, tokens, startup: { devnetMs, serviceMs, proxyMs }, stop: stopAll };
+    return { devnet, stack, plainStack, proxy, tokens, startup: { devnetMs, serviceMs, proxyMs }, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

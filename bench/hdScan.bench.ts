@@ -1,14 +1,18 @@
 /**
- * HD leg of `npm run bench` (issue "HD wallets", item 6): node traffic and wall time of a fresh HD
- * wallet's `enable_eth_with_tokens` (gap_limit 20, the default) with N ERC20s, beside the
- * reference's call pattern made one request at a time, both through one latency-injecting,
- * counting proxy in front of the devnet.
+ * HD leg of `npm run bench`: node calls, HTTP requests and wall time of a fresh HD wallet's
+ * `enable_eth_with_tokens` (gap_limit 20, the default) with N ERC20s on three paths, all through
+ * one latency-injecting, counting proxy in front of the devnet:
  *
- * Ours reads every address of a gap window in one JSON-RPC read: for a fresh wallet that is
- * 1 + 20 × (2 + N) calls (eth_blockNumber; per address eth_getTransactionCount, eth_getBalance and
- * N balanceOf) in ceil(calls / batch size) requests sent at once. The baseline is the reference's
- * 2 + 21 × (2 + N) sequential requests: eth_blockNumber, the enabled address's eth_getBalance, then
- * gap_limit + 1 = 21 addresses checked one by one (nonce, balance, each token's balanceOf).
+ * - multicall: one JSON-RPC batch of eth_blockNumber, 20 eth_getTransactionCount, the contract's
+ *   eth_getCode (a new service never saw the node) and one aggregate3 per 100 balances
+ *   (20 × (1 + N)): 22 + ceil(20 × (1 + N) / 100) calls.
+ * - plain (today's): 1 + 20 × (2 + N) calls (per address nonce, balance and N balanceOf) in
+ *   ceil(calls / batch size) requests. Its service's ETH entry points `multicall_address` at an
+ *   address without code, and before the measured activation it activates a second platform entry
+ *   (PLAIN_PRIMER, same chain, same node URL, same address) once, untimed: so the service already
+ *   knows the node lacks the contract, as in a session, and the ETH wallet is still new to it.
+ * - baseline: the reference's 2 + 21 × (2 + N) sequential requests: eth_blockNumber, the enabled
+ *   address's eth_getBalance, then gap_limit + 1 = 21 addresses checked one by one.
  *
  * "Fresh" is real: every measured run starts a new service with an empty event log (new dbdir),
  * so the default `scan_if_new_wallet` scans. The mnemonic has never been used on the devnet (no
@@ -26,9 +30,10 @@ import { getBigInt, Interface, parseUnits } from 'ethers';
 import { systemClock } from '../kernel/clock.ts';
 import { startLatencyProxy } from '../devnet/index.ts';
 import { createHdKeyProvider, evmAddress } from '../infra/keys/index.ts';
-import { enableEthParams, startStack, startTestDevnet, type TestToken } from '../devnet/testing/stack.ts';
+import { devnetCoins, enableEthParams, startStack, startTestDevnet, type TestToken } from '../devnet/testing/stack.ts';
 import { hdActivationResult } from '../spec/activationResult.ts';
 import { readBenchConfig } from './benchConfig.ts';
+import { NO_CODE_ADDRESS } from './fixture.ts';
 import type { Sample } from './measure.ts';
 import { environment, saveResults } from './results.ts';
 import { summarize } from './stats.ts';
@@ -40,8 +45,16 @@ const GAP_LIMIT = 20;
 /** A valid BIP39 mnemonic (a BIP39 test vector) with nothing on the devnet. */
 const MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const ETH_PATH = "m/44'/60'";
-/** The issue's requirement for a fresh wallet. */
-const TARGET_ROUND_TRIPS = 2;
+/** The issue's limits for a fresh wallet at gap 20 with TARGET_N tokens, on the multicall path. */
+const TARGET_ROUND_TRIPS = 1;
+const TARGET_CALLS = 25;
+const TARGET_N = 10;
+/** The multicall's chunk: balances per aggregate3 (MULTICALL_CHUNK_SIZE). */
+const CHUNK = 100;
+/** The plain path's second platform entry, activated once to teach the service the node has no contract. */
+const PLAIN_PRIMER = 'ETHPLAIN';
+/** The primer's derivation path: not ETH_PATH, so no key the measured scan needs is derived by it. */
+const PRIMER_PATH = "m/44'/61'";
 /**
  * Wall-time target: the round trips made, plus what the in-process devnet itself needs for those
  * calls (measured in the same run: it shares the 2 cores with the service), plus this much for the
@@ -49,6 +62,7 @@ const TARGET_ROUND_TRIPS = 2;
  * service), the durable event write the answer waits for, encoding, the proxy hop and HTTP.
  */
 const TARGET_SLACK_MS = 50;
+type Mode = 'multicall' | 'plain';
 const config = readBenchConfig();
 const limitFor = (roundTrips: number, nodeAloneMs: number) => roundTrips * config.latencyMs + nodeAloneMs + TARGET_SLACK_MS;
 
@@ -122,21 +136,36 @@ async function batched(url: string, calls: readonly Call[], batchSize: number): 
   return calls.map((call, i) => valueOf(byId.get(i), call));
 }
 
+/** The plain path's coins: ETH and PLAIN_PRIMER on the devnet chain, their contract address without code. */
+function plainCoins(devnet: World['devnet']): unknown[] {
+  const coins = devnetCoins(devnet) as { coin: string }[];
+  const eth = { ...coins.find((c) => c.coin === 'ETH')!, multicall_address: NO_CODE_ADDRESS };
+  // The primer derives under another coin type, so the measured scan still derives every key anew,
+  // as the multicall run does; only the node's missing contract is known beforehand.
+  return [...coins.map((c) => (c.coin === 'ETH' ? eth : c)), { ...eth, coin: PLAIN_PRIMER, derivation_path: PRIMER_PATH }];
+}
+
 /**
  * Ours: a new service (empty event log, so the wallet is new to it) in HD mode with the proxy as
- * its only node, one real `enable_eth_with_tokens`, then the service is stopped (not timed).
+ * its only node, one real `enable_eth_with_tokens`, then the service is stopped (not timed). In
+ * `plain` mode the service first learns, untimed, that the node lacks the contract (see the header).
  */
-async function measureOurs({ devnet, proxy }: World, n: number): Promise<{ sample: Sample; read: Read; serviceStartMs: number }> {
+async function measureOurs({ devnet, proxy }: World, n: number, mode: Mode): Promise<{ sample: Sample; read: Read; serviceStartMs: number }> {
   const tickers = devnet.tokens.slice(0, n).map((t) => `${t.symbol}-ERC20`);
   const t = performance.now();
   const stack = await startStack({
     devnet,
     clock: systemClock,
+    ...(mode === 'plain' ? { coins: plainCoins(devnet) } : {}),
     config: { enable_hd: true, passphrase: MNEMONIC },
     ...(config.batchSizeSource === 'BENCH_BATCH_SIZE' ? { evm: { batchSize: config.batchSize } } : {}),
   });
   const serviceStartMs = performance.now() - t;
   try {
+    if (mode === 'plain') {
+      const primed = await stack.v2('enable_eth_with_tokens', enableEthParams(stack, [], { ticker: PLAIN_PRIMER, nodes: [{ url: proxy.url }] }));
+      if (primed.status !== 200 || primed.body?.result === undefined) fail(`${PLAIN_PRIMER} answered HTTP ${primed.status}: ${JSON.stringify(primed.body).slice(0, 300)}`);
+    }
     proxy.reset();
     const started = performance.now();
     const { status, body } = await stack.v2('enable_eth_with_tokens', enableEthParams(stack, tickers, { nodes: [{ url: proxy.url }] }));
@@ -191,46 +220,68 @@ async function measureNodeAlone(world: World, n: number): Promise<number> {
   return performance.now() - started;
 }
 
-/** One run of each path (ours first); throws unless both read the same block, address and zero balances. */
+/** One run of each path (multicall, plain, baseline); throws unless all read the same block, address and zero balances. */
 async function pair(world: World, n: number, label: string) {
-  const ours = await measureOurs(world, n);
+  const ours = await measureOurs(world, n, 'multicall');
+  const plain = await measureOurs(world, n, 'plain');
   const baseline = await measureBaseline(world, n);
-  const problems = ours.read.block === baseline.read.block ? [] : [`block: ours ${ours.read.block}, baseline ${baseline.read.block}`];
-  if (ours.read.listed.join() !== baseline.read.listed.join()) problems.push(`ours lists ${ours.read.listed.join(', ')}; expected only ${world.addresses[0]} (nothing used)`);
-  problems.push(...ours.read.nonZero.map((x) => `ours: ${x}`), ...baseline.read.nonZero.map((x) => `baseline: ${x}`));
+  const problems: string[] = [];
+  for (const [name, path] of [['ours', ours], ['plain', plain]] as const) {
+    if (path.read.block !== baseline.read.block) problems.push(`block: ${name} ${path.read.block}, baseline ${baseline.read.block}`);
+    if (path.read.listed.join() !== baseline.read.listed.join()) problems.push(`${name} lists ${path.read.listed.join(', ')}; expected only ${world.addresses[0]} (nothing used)`);
+    problems.push(...path.read.nonZero.map((x) => `${name}: ${x}`));
+  }
+  problems.push(...baseline.read.nonZero.map((x) => `baseline: ${x}`));
   if (problems.length > 0) fail(`${label}: paths disagree:\n  ${problems.slice(0, 10).join('\n  ')}`);
-  return { ours: ours.sample, baseline: baseline.sample, serviceStartMs: ours.serviceStartMs };
+  return { ours: ours.sample, plain: plain.sample, baseline: baseline.sample, serviceStartMs: ours.serviceStartMs };
 }
 
 /** Round trips the proxy saw: requests in waves of at most `maxInFlight` (exact when each wave is sent at once). */
 const roundTrips = (s: Sample) => Math.ceil(s.httpRequests / Math.max(1, s.maxInFlight));
 
-/** Per N: summaries, target, speed-up, and a note for every run whose traffic is not as designed. */
-function analyze({ n, ours, baseline, nodeAloneMs, serviceStartMs }: { n: number; ours: Sample[]; baseline: Sample[]; nodeAloneMs: number[]; serviceStartMs: number[] }, notes: string[]) {
-  const calls = 1 + GAP_LIMIT * (2 + n);
-  const requests = Math.ceil(calls / config.batchSize);
-  const methods: Record<string, number> = { eth_blockNumber: 1, eth_getTransactionCount: GAP_LIMIT, eth_getBalance: GAP_LIMIT, ...(n > 0 ? { eth_call: GAP_LIMIT * n } : {}) };
+/** Calls by method the design predicts for one path at N tokens. */
+function expectedMix(mode: Mode, n: number): Record<string, number> {
+  const common = { eth_blockNumber: 1, eth_getTransactionCount: GAP_LIMIT };
+  if (mode === 'multicall') return { ...common, eth_getCode: 1, eth_call: Math.ceil((GAP_LIMIT * (1 + n)) / CHUNK) };
+  return { ...common, eth_getBalance: GAP_LIMIT, ...(n > 0 ? { eth_call: GAP_LIMIT * n } : {}) };
+}
+
+interface RawRow { n: number; ours: Sample[]; plain: Sample[]; baseline: Sample[]; nodeAloneMs: number[]; serviceStartMs: number[] }
+
+/** Per N: summaries, target, ratios, and a note for every run whose traffic is not as designed. */
+function analyze({ n, ours, plain, baseline, nodeAloneMs, serviceStartMs }: RawRow, notes: string[]) {
   const baselineRequests = 2 + (GAP_LIMIT + 1) * (2 + n);
-  ours.forEach((s, i) => {
-    if (s.httpRequests !== requests || s.rpcCalls !== calls || s.maxInFlight !== s.httpRequests) notes.push(`N=${n} ours run ${i + 1}: ${s.httpRequests} requests, ${s.rpcCalls} calls, ${s.maxInFlight} in flight; expected ${requests}, ${calls}, all`);
-    if (JSON.stringify(Object.entries(s.byMethod).sort()) !== JSON.stringify(Object.entries(methods).sort())) notes.push(`N=${n} ours run ${i + 1}: calls by method ${JSON.stringify(s.byMethod)}, expected ${JSON.stringify(methods)}`);
-  });
+  const expected = Object.fromEntries((['multicall', 'plain'] as const).map((mode) => {
+    const mix = expectedMix(mode, n);
+    const calls = Object.values(mix).reduce((x, y) => x + y, 0);
+    return [mode, { calls, requests: Math.ceil(calls / config.batchSize), mix }];
+  })) as Record<Mode, { calls: number; requests: number; mix: Record<string, number> }>;
+  for (const [mode, list] of [['multicall', ours], ['plain', plain]] as const) {
+    const e = expected[mode];
+    list.forEach((s, i) => {
+      if (s.httpRequests !== e.requests || s.rpcCalls !== e.calls || s.maxInFlight !== s.httpRequests) notes.push(`N=${n} ${mode} run ${i + 1}: ${s.httpRequests} requests, ${s.rpcCalls} calls, ${s.maxInFlight} in flight; expected ${e.requests}, ${e.calls}, all`);
+      if (JSON.stringify(Object.entries(s.byMethod).sort()) !== JSON.stringify(Object.entries(e.mix).sort())) notes.push(`N=${n} ${mode} run ${i + 1}: calls by method ${JSON.stringify(s.byMethod)}, expected ${JSON.stringify(e.mix)}`);
+    });
+  }
   baseline.forEach((s, i) => (s.httpRequests !== baselineRequests || s.rpcCalls !== baselineRequests || s.maxInFlight !== 1) && notes.push(`N=${n} baseline run ${i + 1}: ${s.httpRequests} requests, ${s.rpcCalls} calls, ${s.maxInFlight} in flight; expected ${baselineRequests} one at a time`));
   const of = (list: readonly Sample[], f: (s: Sample) => number) => summarize(list.map(f));
-  const o = { wallMs: of(ours, (s) => s.wallMs), httpRequests: of(ours, (s) => s.httpRequests), rpcCalls: of(ours, (s) => s.rpcCalls), maxInFlight: of(ours, (s) => s.maxInFlight), roundTrips: of(ours, roundTrips) };
-  const b = { wallMs: of(baseline, (s) => s.wallMs), httpRequests: of(baseline, (s) => s.httpRequests) };
+  const path = (list: readonly Sample[]) => ({ wallMs: of(list, (s) => s.wallMs), httpRequests: of(list, (s) => s.httpRequests), rpcCalls: of(list, (s) => s.rpcCalls), maxInFlight: of(list, (s) => s.maxInFlight), roundTrips: of(list, roundTrips) });
+  const o = path(ours);
+  const p = path(plain);
+  const b = path(baseline);
   const roundTripsOk = o.roundTrips.max <= TARGET_ROUND_TRIPS;
+  const callsOk = n !== TARGET_N || o.rpcCalls.max <= TARGET_CALLS;
   const limitMs = limitFor(o.roundTrips.max, summarize(nodeAloneMs).median);
-  const wallOk = o.wallMs.median < limitMs;
   return {
     n,
-    expected: { calls, requests, baselineRequests },
+    expected: { ...expected, baselineRequests },
     ours: o,
+    plain: p,
     baseline: b,
-    speedup: b.wallMs.median / o.wallMs.median,
+    ratios: { callsVsPlain: p.rpcCalls.median / o.rpcCalls.median, wallVsPlain: p.wallMs.median / o.wallMs.median, wallVsBaseline: b.wallMs.median / o.wallMs.median },
     nodeAloneMs: summarize(nodeAloneMs),
     serviceStartMs: summarize(serviceStartMs),
-    target: { roundTripsOk, wallOk, limitMs, met: roundTripsOk && wallOk },
+    target: { roundTripsOk, callsOk, met: roundTripsOk && callsOk, wallLimitMs: limitMs, wallOk: o.wallMs.median < limitMs },
   };
 }
 
@@ -243,10 +294,11 @@ try {
   const warmup = await pair(world, Math.max(...TOKEN_COUNTS), 'warm-up'); // discarded: first connections, lazy imports, JIT
   const samples = [];
   for (const n of TOKEN_COUNTS) {
-    const row = { n, ours: [] as Sample[], baseline: [] as Sample[], nodeAloneMs: [] as number[], serviceStartMs: [] as number[] };
+    const row: RawRow = { n, ours: [], plain: [], baseline: [], nodeAloneMs: [], serviceStartMs: [] };
     for (let run = 1; run <= config.runs; run++) {
       const p = await pair(world, n, `N=${n} run ${run}`);
       row.ours.push(p.ours);
+      row.plain.push(p.plain);
       row.baseline.push(p.baseline);
       row.serviceStartMs.push(p.serviceStartMs);
       row.nodeAloneMs.push(await measureNodeAlone(world, n));
@@ -258,22 +310,26 @@ try {
   const rows = samples.map((s) => analyze(s, notes));
   const met = rows.every((r) => r.target.met);
   const totalMs = performance.now() - t0;
+  const labels = [['multicall (new service: first contact)', 'ours'], ['plain batched (today; node known)', 'plain'], ['sequential (reference)', 'baseline']] as const;
   const table = renderTable(
-    ['tokens N', 'ours requests', 'ours calls', 'ours round trips', 'ours ms (median [min–max])', 'baseline requests', 'baseline ms (median [min–max])', 'speed-up ×', 'devnet alone ms'],
-    rows.map((r) => [String(r.n), count(r.ours.httpRequests), count(r.ours.rpcCalls), count(r.ours.roundTrips), wall(r.ours.wallMs), count(r.baseline.httpRequests), wall(r.baseline.wallMs), `${r.speedup.toFixed(1)}×`, r.nodeAloneMs.median.toFixed(1)]),
+    ['tokens N', 'path', 'node calls', 'HTTP requests', 'round trips', 'wall ms (median [min–max])'],
+    rows.flatMap((r) => labels.map(([label, key]) => [String(r.n), label, count(r[key].rpcCalls), count(r[key].httpRequests), count(r[key].roundTrips), wall(r[key].wallMs)])),
   );
+  const target = rows.find((r) => r.n === TARGET_N)!;
   const lines = [
-    `\nFresh HD wallet, enable_eth_with_tokens at gap_limit ${GAP_LIMIT} vs the reference's sequential calls — latency ${config.latencyMs} ms/round trip, batch size ${config.batchSize} (${config.batchSizeSource}), ${config.runs} runs per cell\n`,
+    `\nFresh HD wallet, enable_eth_with_tokens at gap_limit ${GAP_LIMIT}: multicall vs today's plain batch vs the reference's sequential calls — latency ${config.latencyMs} ms/round trip, batch size ${config.batchSize} (${config.batchSizeSource}), ${config.runs} runs per cell\n`,
     ...table,
-    `\nTarget per N: at most ${TARGET_ROUND_TRIPS} node round trips (every run) and median wall < round trips × ${config.latencyMs} + devnet alone + ${TARGET_SLACK_MS} ms:`,
-    ...rows.map((r) => `  N=${r.n}: ${r.ours.roundTrips.max} round trip(s) → ${r.target.roundTripsOk ? 'ok' : 'MISSED'}; ${r.ours.wallMs.median.toFixed(1)} ms < ${r.target.limitMs.toFixed(1)} ms → ${r.target.wallOk ? 'ok' : 'MISSED'}`),
-    `  ${met ? 'met' : '*** MISSED ***'}`,
-    'Diagnostic, medians: ours beyond one latency = the devnet alone + the rest (service incl. key derivation, proxy hop, HTTP)',
+    '\nRatios of the multicall path, medians: plain / multicall and sequential / multicall',
+    ...renderTable(['tokens N', 'calls vs plain', 'wall vs plain', 'wall vs sequential'], rows.map((r) => [String(r.n), `${r.ratios.callsVsPlain.toFixed(1)}×`, `${r.ratios.wallVsPlain.toFixed(2)}×`, `${r.ratios.wallVsBaseline.toFixed(1)}×`])),
+    `\nTarget: a fresh wallet at gap ${GAP_LIMIT} with ${TARGET_N} tokens in <= ${TARGET_CALLS} node calls and ${TARGET_ROUND_TRIPS} round trip (every run; the node is new to each service): ${target.target.met ? 'MET' : '*** MISSED ***'}`,
+    `  calls ${target.ours.rpcCalls.max} (worst run) → ${target.target.callsOk ? 'ok' : 'MISSED'}; round trips at every N: ${Math.max(...rows.map((r) => r.ours.roundTrips.max))} → ${rows.every((r) => r.target.roundTripsOk) ? 'ok' : 'MISSED'}`,
+    ...rows.map((r) => `  (informational) N=${r.n}: median wall ${r.ours.wallMs.median.toFixed(1)} ms < round trips × ${config.latencyMs} + devnet alone + ${TARGET_SLACK_MS} = ${r.target.wallLimitMs.toFixed(1)} ms → ${r.target.wallOk ? 'yes' : 'no'}`),
+    'Diagnostic, medians: plain wall beyond one latency = the devnet alone answering the plain batches + the rest (service incl. key derivation, proxy hop, HTTP)',
     ...rows.map((r) => {
-      const beyond = r.ours.wallMs.median - config.latencyMs;
+      const beyond = r.plain.wallMs.median - config.latencyMs;
       return `  N=${r.n}: ${beyond.toFixed(1)} = ${r.nodeAloneMs.median.toFixed(1)} + ${(beyond - r.nodeAloneMs.median).toFixed(1)} ms`;
     }),
-    `Ours per N: 1 + ${GAP_LIMIT} × (2 + N) calls in ceil(calls / ${config.batchSize}) requests sent at once; baseline 2 + ${GAP_LIMIT + 1} × (2 + N) requests one at a time. The devnet alone (last column) answers ours' batches sent straight to it, no proxy.`,
+    `Multicall: 22 + ceil(${GAP_LIMIT} × (1 + N) / ${CHUNK}) calls; plain: 1 + ${GAP_LIMIT} × (2 + N) calls in ceil(calls / ${config.batchSize}) requests sent at once; sequential: 2 + ${GAP_LIMIT + 1} × (2 + N) requests one at a time.`,
     `A new service per run: started in ${summarize(samples.flatMap((s) => s.serviceStartMs)).median.toFixed(0)} ms (median, not timed).`,
     notes.length === 0 ? 'Traffic as designed in every run.' : 'Surprises:',
     ...notes.map((x) => `  - ${x}`),
@@ -285,7 +341,7 @@ try {
     environment: { ...environment(), latencyMs: config.latencyMs, batchSize: config.batchSize, batchSizeSource: config.batchSizeSource, runs: config.runs },
     gapLimit: GAP_LIMIT,
     totalMs,
-    target: { roundTrips: TARGET_ROUND_TRIPS, slackMs: TARGET_SLACK_MS, met },
+    target: { roundTrips: TARGET_ROUND_TRIPS, calls: TARGET_CALLS, atN: TARGET_N, slackMs: TARGET_SLACK_MS, met },
     rows,
     notes,
     samples,

@@ -4,8 +4,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Interface, parseUnits } from 'ethers';
-import type { LatencyProxyStats } from '../devnet/index.ts';
-import { TEST_ADDRESS, SWAP_CONTRACT } from '../devnet/testing/stack.ts';
+import type { LatencyProxy, LatencyProxyStats } from '../devnet/index.ts';
+import { TEST_ADDRESS, SWAP_CONTRACT, type Stack } from '../devnet/testing/stack.ts';
+import { aggregate3Call, decodeAggregate3, getEthBalanceCall } from '../infra/multicall/aggregate3.ts';
 import type { BenchFixture, BenchToken } from './fixture.ts';
 import { NATIVE_WEI } from './fixture.ts';
 import { readSequentially } from './sequentialBaseline.ts';
@@ -28,12 +29,12 @@ export interface Measured {
 }
 
 /**
- * Ours: a real HTTP `enable_eth_with_tokens` to the running service with the proxy as its only
+ * Ours: a real HTTP `enable_eth_with_tokens` to the running `stack` with `proxy` as its only
  * node; wall time is the RPC call as a client sees it. Afterwards ETH is force-disabled (not
- * timed) so the next run activates from scratch.
+ * timed) so the next run activates from scratch (the service still remembers what it learned of
+ * the node, as it would in a session).
  */
-export async function measureOurs(fixture: BenchFixture, tokens: readonly BenchToken[]): Promise<Measured> {
-  const { stack, proxy } = fixture;
+export async function measureOurs(stack: Stack, proxy: LatencyProxy, tokens: readonly BenchToken[]): Promise<Measured> {
   const params = {
     ticker: 'ETH',
     nodes: [{ url: proxy.url }],
@@ -107,13 +108,47 @@ function valuesFromResult(result: any, tokens: readonly BenchToken[]): ReadValue
 }
 
 /**
- * Throws unless ours and the baseline read the same block and balances, and those balances are
- * the ones the devnet was set up with (so two equally broken paths cannot agree silently).
+ * Diagnostic, not a path under test: the multicall path's node work and client CPU, apart. The
+ * devnet answering `[eth_blockNumber, aggregate3(getEthBalance + N balanceOf)]` posted straight to
+ * it (no proxy, not counted), and the time our own code takes to encode that `aggregate3` and to
+ * decode its answer. Set beside {@link measureNodeBatch}, it shows whether a difference in wall
+ * time is the node's execution (which a remote node pays on its side) or ours.
  */
-export function assertSameValues(ours: ReadValues, baseline: ReadValues, tokens: readonly BenchToken[], label: string): void {
+export async function measureNodeMulticall(fixture: BenchFixture, tokens: readonly BenchToken[]): Promise<{ nodeMs: number; encodeMs: number; decodeMs: number }> {
+  const multicall = fixture.devnet.multicall;
+  if (multicall === undefined) throw new Error('the bench devnet has no multicall contract');
+  const balanceOf = erc20.encodeFunctionData('balanceOf', [TEST_ADDRESS]);
+  const items = [{ target: multicall, callData: getEthBalanceCall(TEST_ADDRESS) }, ...tokens.map((t) => ({ target: t.contractAddress, callData: balanceOf }))];
+  let started = performance.now();
+  const data = aggregate3Call(items);
+  const encodeMs = performance.now() - started;
+  const batch = [
+    { jsonrpc: '2.0', id: 0, method: 'eth_blockNumber', params: [] },
+    { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: multicall, data }, 'latest'] },
+  ];
+  started = performance.now();
+  const response = await fetch(fixture.devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+  const answers = (await response.json()) as { result?: unknown }[];
+  const nodeMs = performance.now() - started;
+  started = performance.now();
+  const outcomes = decodeAggregate3(answers[1]?.result, items.length);
+  const decodeMs = performance.now() - started;
+  if (outcomes === undefined || outcomes.some((o) => !o.success)) throw new Error(`devnet answered aggregate3 wrongly: ${JSON.stringify(answers).slice(0, 300)}`);
+  return { nodeMs, encodeMs, decodeMs };
+}
+
+/**
+ * Throws unless every path read the same block and balances, and those balances are the ones the
+ * devnet was set up with (so equally broken paths cannot agree silently).
+ */
+export function assertSameValues(read: Readonly<Record<string, ReadValues>>, tokens: readonly BenchToken[], label: string): void {
   const problems: string[] = [];
-  if (ours.currentBlock !== baseline.currentBlock) problems.push(`current block: ours ${ours.currentBlock}, baseline ${baseline.currentBlock}`);
-  for (const [name, v] of [['ours', ours], ['baseline', baseline]] as const) {
+  const entries = Object.entries(read);
+  const [firstName, first] = entries[0]!;
+  for (const [name, v] of entries.slice(1)) {
+    if (v.currentBlock !== first.currentBlock) problems.push(`current block: ${firstName} ${first.currentBlock}, ${name} ${v.currentBlock}`);
+  }
+  for (const [name, v] of entries) {
     if (v.native !== NATIVE_WEI) problems.push(`${name} native balance ${v.native}, expected ${NATIVE_WEI}`);
     if (v.tokens.length !== tokens.length) problems.push(`${name} read ${v.tokens.length} token balances, expected ${tokens.length}`);
     tokens.forEach((t, i) => {

@@ -12,6 +12,7 @@ export { compileTestToken, type DeployedTestToken, type TestTokenSpec } from './
 export { compileSolidity, compileSolidityFile, type CompiledContract, type CompileOptions } from './evm/solidity.ts';
 export { startJsonRpcServer, type JsonRpcHandler, type JsonRpcServer, type JsonRpcServerOptions } from './evm/jsonRpcServer.ts';
 export { refusedUrl, startSilentNode, startSilentWsNode, type SilentNode, type SilentWsNode } from './proxies/faultyNodes.ts';
+export { startBusyNode, BusyMode, type BusyNode, type BusyBehaviour } from './proxies/busyNode.ts';
 export { startGatewayProxy, type GatewayProxy, type GatewayProxyOptions, type GatewayProxyStats } from './proxies/gatewayProxy.ts';
 export { startLatencyProxy, type LatencyProxy, type LatencyProxyOptions, type LatencyProxyStats } from './proxies/latencyProxy.ts';
 export { startDeviceDouble, pinToPositions, TEST_MNEMONIC, type DeviceDouble } from './hardware/deviceDouble.ts';

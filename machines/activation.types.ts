@@ -2,6 +2,8 @@ import { formatAmount } from '../spec/amount.ts';
 import type { ActivatedTokenInfo, ActivationSummary, BalanceInfo } from '../spec/events.ts';
 export type { ActivationSummary } from '../spec/events.ts';
 import type { DerivationMethod } from '../spec/derivationMethod.ts';
+import type { CoinSettings, SettingChange, SwapV2ContractsSetting } from '../spec/coinSettings.ts';
+export type { CoinSettings, SettingChange } from '../spec/coinSettings.ts';
 
 /** Chain families the service can activate; each is one adapter behind the `ChainFamily` port. */
 export const ChainFamilyId = { Evm: 'evm', Tron: 'tron', Utxo: 'utxo' } as const;
@@ -68,6 +70,15 @@ export interface SwapContracts {
   readonly fallbackSwapContract: string | null;
 }
 
+/** The three swap v2 contracts an EVM activation was given, as validated (spec 2.2 SwapV2Contracts). */
+export type SwapV2Contracts = SwapV2ContractsSetting;
+
+/** The settings an activation decided: the coin's own and each requested token's, by ticker. */
+export interface PlannedSettings {
+  readonly coin: CoinSettings;
+  readonly tokens: Readonly<Record<string, CoinSettings>>;
+}
+
 /** A validated activation: everything checked that can be checked without the chain. */
 export interface ActivationPlan {
   readonly ticker: string;
@@ -83,6 +94,10 @@ export interface ActivationPlan {
   readonly hd?: HdActivation;
   /** EVM coins: the swap contracts of the request (recorded, not used). */
   readonly swapContracts?: SwapContracts;
+  /** EVM coins: the swap v2 contracts of the request, when given (validated by the family). */
+  readonly swapV2Contracts?: SwapV2Contracts;
+  /** The settings the coin and its tokens keep (the planner decides them once; tests may leave them out). */
+  readonly settings?: PlannedSettings;
 }
 
 /** Integer balances in the coin's smallest unit. */
@@ -96,6 +111,8 @@ export interface ActivatedToken {
   readonly contractAddress: string;
   readonly decimals: number;
   readonly balance?: Balance;
+  /** The token's settings, once its platform's machine has taken them from the plan. */
+  readonly settings?: CoinSettings;
 }
 
 /** One listed HD address: its path and balances keyed by ticker (platform and tokens). */
@@ -138,6 +155,8 @@ export interface ActivatedCoin {
   readonly hd?: HdAccountListing;
   /** EVM coins through legacy `enable`: the amount held by running swaps (none in this service). */
   readonly lockedBySwaps?: bigint;
+  /** The coin's settings, once its machine has taken them from the plan (they change with set_* commands). */
+  readonly settings?: CoinSettings;
   /** Opaque handle the family uses for later reads (e.g. `my_balance`). Not part of any event. */
   readonly connection: unknown;
 }
@@ -147,10 +166,47 @@ function balanceInfo(balance: Balance, decimals: number): BalanceInfo {
 }
 
 function tokenInfo(token: ActivatedToken): ActivatedTokenInfo {
-  const { ticker, contractAddress, decimals, balance } = token;
-  return balance === undefined
-    ? { ticker, contractAddress, decimals }
-    : { ticker, contractAddress, decimals, balance: balanceInfo(balance, decimals) };
+  const { ticker, contractAddress, decimals, balance, settings } = token;
+  return {
+    ticker,
+    contractAddress,
+    decimals,
+    ...(balance === undefined ? {} : { balance: balanceInfo(balance, decimals) }),
+    ...(settings === undefined ? {} : { settings }),
+  };
+}
+
+/**
+ * The coin with the settings its plan decided: the coin's own, and each fresh token's (tokens the
+ * family returned without one in the plan keep none).
+ */
+export function withPlannedSettings(coin: ActivatedCoin, settings: PlannedSettings | undefined): ActivatedCoin {
+  if (settings === undefined) return coin;
+  return {
+    ...coin,
+    settings: settings.coin,
+    tokens: coin.tokens.map((t) => {
+      const own = settings.tokens[t.ticker];
+      return own === undefined ? t : { ...t, settings: own };
+    }),
+  };
+}
+
+/** The coin after `change` of `ticker` (itself or one of its tokens); unchanged when it has no settings. */
+export function withSettingChanged(coin: ActivatedCoin, ticker: string, change: SettingChange): ActivatedCoin {
+  const apply = (s: CoinSettings | undefined): CoinSettings | undefined => (s === undefined ? undefined : { ...s, [change.setting]: change.value });
+  if (ticker === coin.ticker) {
+    const settings = apply(coin.settings);
+    return settings === undefined ? coin : { ...coin, settings };
+  }
+  return {
+    ...coin,
+    tokens: coin.tokens.map((t) => {
+      if (t.ticker !== ticker) return t;
+      const settings = apply(t.settings);
+      return settings === undefined ? t : { ...t, settings };
+    }),
+  };
 }
 
 /**
@@ -171,6 +227,7 @@ export function summarizeActivation(coin: ActivatedCoin, attempt: number): Activ
   if (coin.balance !== undefined) data.balance = balanceInfo(coin.balance, coin.decimals);
   if (coin.derivationPath !== undefined) data.derivationPath = coin.derivationPath;
   if (coin.hd !== undefined) data.hd = summarizeHd(coin, coin.hd);
+  if (coin.settings !== undefined) data.settings = coin.settings;
   return data;
 }
 

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fakeCoin, fakePlan, fakeToken } from '../devnet/testing/fixtures.ts';
+import { coinSettings } from '../devnet/testkits/statusScenario.ts';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { coinActivationMachine, heldTokens } from './coinActivation.machine.ts';
 import { ActivationVia, type ActivatedCoin, type ActivatedToken, type ActivationPlan } from './activation.types.ts';
@@ -543,6 +544,94 @@ describe('coinActivation machine: who may start an activation (spec 3.1, reserva
       assert.equal(h.state(), 'passive');
       assert.equal(h.actor.getSnapshot().can(asPlatform), true, 'passive: re-activated as a platform');
       assert.equal(h.actor.getSnapshot().can(asToken()), false, 'but never as a token');
+    });
+  });
+});
+
+describe('coinActivation machine: settings (issue 13)', () => {
+  const ethSettings = coinSettings({ requiredConfirmations: 4 });
+  const usdtSettings = coinSettings({ requiredConfirmations: 9, walletOnly: true });
+  const settingsPlan = (tokens: string[]) => plan(tokens, { settings: { coin: ethSettings, tokens: { 'USDT-ERC20': usdtSettings } } });
+  const change = (ticker: string, value: number) => ({ type: 'CHANGE_SETTING', ticker, change: { setting: 'requiredConfirmations', value } }) as const;
+
+  async function activatedWithSettings() {
+    const h = harness();
+    h.actor.send({ type: 'ACTIVATE', plan: settingsPlan(['USDT-ERC20']) });
+    h.lastCall().resolve(coin([token('USDT-ERC20', 6, 1n)]));
+    await waitFor(h.actor, (s) => s.matches('active'));
+    return h;
+  }
+
+  describe('Given a plan with settings', () => {
+    test('when the activation succeeds, then the coin and its token hold them and CoinActivated records them', async () => {
+      const h = await activatedWithSettings();
+      const c = h.actor.getSnapshot().context.coin;
+      assert.deepEqual(c?.settings, ethSettings);
+      assert.deepEqual(c?.tokens[0]?.settings, usdtSettings);
+      const done = h.events.find((e) => e.type === 'CoinActivated');
+      assert.ok(done?.type === 'CoinActivated');
+      assert.deepEqual(done.data.settings, ethSettings);
+      assert.deepEqual(done.data.tokens[0]?.settings, usdtSettings);
+    });
+  });
+
+  describe('Given an active platform with a token', () => {
+    test('when CHANGE_SETTING names the platform or the token, then that coin alone changes, with one event each', async () => {
+      const h = await activatedWithSettings();
+      h.events.length = 0;
+      h.actor.send(change('ETH', 12));
+      h.actor.send({ type: 'CHANGE_SETTING', ticker: 'USDT-ERC20', change: { setting: 'requiresNotarization', value: true } });
+      const c = h.actor.getSnapshot().context.coin;
+      assert.equal(c?.settings?.requiredConfirmations, 12);
+      assert.equal(c?.tokens[0]?.settings?.requiredConfirmations, 9, 'the token keeps its own');
+      assert.equal(c?.tokens[0]?.settings?.requiresNotarization, true);
+      assert.equal(c?.settings?.requiresNotarization, false);
+      assert.deepEqual(h.events, [
+        { type: 'RequiredConfirmationsSet', data: { ticker: 'ETH', platform: 'ETH', confirmations: 12 } },
+        { type: 'RequiresNotarizationSet', data: { ticker: 'USDT-ERC20', platform: 'ETH', requiresNotarization: true } },
+      ]);
+    });
+
+    test('when CHANGE_SETTING names a coin it does not hold, then it is refused and nothing is emitted', async () => {
+      const h = await activatedWithSettings();
+      h.events.length = 0;
+      assert.equal(h.actor.getSnapshot().can(change('DAI-ERC20', 1)), false);
+      h.actor.send(change('DAI-ERC20', 1));
+      assert.deepEqual(h.events, []);
+    });
+  });
+
+  describe('Given a passive platform with a token', () => {
+    test('when CHANGE_SETTING names the platform, then it is refused (not available); the token, then it changes', async () => {
+      const h = await activatedWithSettings();
+      h.actor.send({ type: 'DISABLE', force: false });
+      assert.equal(h.state(), 'passive');
+      h.events.length = 0;
+      assert.equal(h.actor.getSnapshot().can(change('ETH', 1)), false);
+      h.actor.send(change('USDT-ERC20', 2));
+      assert.deepEqual(types(h.events), ['RequiredConfirmationsSet']);
+      assert.equal(h.actor.getSnapshot().context.coin?.tokens[0]?.settings?.requiredConfirmations, 2);
+    });
+
+    test('when it is re-activated without the token, then the kept token keeps its changed settings', async () => {
+      const h = await activatedWithSettings();
+      h.actor.send({ type: 'DISABLE', force: false });
+      h.actor.send(change('USDT-ERC20', 2));
+      h.actor.send({ type: 'ACTIVATE', plan: settingsPlan([]) });
+      h.lastCall().resolve(coin([]));
+      await waitFor(h.actor, (s) => s.matches('active'));
+      const c = h.actor.getSnapshot().context.coin;
+      assert.deepEqual(tickers(c), ['USDT-ERC20']);
+      assert.equal(c?.tokens[0]?.settings?.requiredConfirmations, 2);
+    });
+  });
+
+  describe('Given an inactive or activating coin', () => {
+    test('when CHANGE_SETTING names it, then it is refused', async () => {
+      const h = harness();
+      assert.equal(h.actor.getSnapshot().can(change('ETH', 1)), false, 'inactive');
+      h.actor.send({ type: 'ACTIVATE', plan: settingsPlan([]) });
+      assert.equal(h.actor.getSnapshot().can(change('ETH', 1)), false, 'activating');
     });
   });
 });

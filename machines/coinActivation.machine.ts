@@ -1,7 +1,15 @@
 import { and, assign, emit, enqueueActions, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { DomainEvent } from '../spec/events.ts';
 import { toActivationError } from '../spec/errors.ts';
-import { isLegacyVia, summarizeActivation, type ActivatedCoin, type ActivationPlan, type ActivationVia } from './activation.types.ts';
+import {
+  isLegacyVia,
+  summarizeActivation,
+  withPlannedSettings,
+  withSettingChanged,
+  type ActivatedCoin,
+  type ActivationPlan,
+  type ActivationVia,
+} from './activation.types.ts';
 import type { CoinActivationContext, CoinActivationEvent, CoinActivationInput, CoinActivationOutput } from './coinActivation.types.ts';
 
 export type { CoinActivationContext, CoinActivationEvent, CoinActivationInput, CoinActivationOutput };
@@ -56,6 +64,9 @@ export const coinActivationMachine = setup({
       event.type === 'DISABLE_TOKEN' && activeTokens(context.coin).join() === event.ticker,
     isTokenActive: ({ context, event }) =>
       event.type === 'DISABLE_TOKEN' && activeTokens(context.coin).includes(event.ticker),
+    /** The setting's coin is this one (asked only where it is available: active). */
+    changesOwnSetting: ({ context, event }) => event.type === 'CHANGE_SETTING' && event.ticker === context.ticker && context.coin !== null,
+    changesTokenSetting: ({ context, event }) => event.type === 'CHANGE_SETTING' && activeTokens(context.coin).includes(event.ticker),
   },
   actions: {
     acceptPlan: assign({
@@ -101,6 +112,17 @@ export const coinActivationMachine = setup({
           ? { ...context.coin, tokens: context.coin.tokens.filter((t) => t.ticker !== event.ticker) }
           : context.coin,
     }),
+    changeSetting: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'CHANGE_SETTING' || context.coin === null) return;
+      enqueue.assign({ coin: withSettingChanged(context.coin, event.ticker, event.change) });
+      const { ticker } = event;
+      const platform = context.ticker;
+      enqueue.emit(
+        event.change.setting === 'requiredConfirmations'
+          ? { type: 'RequiredConfirmationsSet' as const, data: { ticker, platform, confirmations: event.change.value } }
+          : { type: 'RequiresNotarizationSet' as const, data: { ticker, platform, requiresNotarization: event.change.value } },
+      );
+    }),
     emitTokenDisabled: emit(({ context, event }) => ({
       type: 'TokenDisabled' as const,
       data: { ticker: event.type === 'DISABLE_TOKEN' ? event.ticker : '', platform: context.ticker },
@@ -136,12 +158,14 @@ export const coinActivationMachine = setup({
         onDone: {
           target: 'active',
           actions: enqueueActions(({ context, event, enqueue }) => {
+            // The settings the plan decided go with the coin (kept tokens keep theirs).
+            const output = withPlannedSettings(event.output, context.plan?.settings);
             // Summarized once, here: the event records it and the registry hands it to the caller.
-            const summary = summarizeActivation(event.output, context.attempt);
+            const summary = summarizeActivation(output, context.attempt);
             // Tokens kept alive through a passive period stay enabled next to the new ones.
-            const fresh = new Set(event.output.tokens.map((t) => t.ticker));
+            const fresh = new Set(output.tokens.map((t) => t.ticker));
             const kept = context.coin?.tokens.filter((t) => !fresh.has(t.ticker)) ?? [];
-            enqueue.assign({ coin: { ...event.output, tokens: [...event.output.tokens, ...kept] }, summary });
+            enqueue.assign({ coin: { ...output, tokens: [...output.tokens, ...kept] }, summary });
             enqueue.emit({ type: 'CoinActivated', data: summary });
           }),
         },
@@ -159,6 +183,7 @@ export const coinActivationMachine = setup({
         // Re-activating a passive platform: its kept tokens stay enabled meanwhile, so they can be
         // disabled too (and are then not carried over when the activation finishes).
         DISABLE_TOKEN: { guard: 'isTokenActive', actions: ['emitTokenDisabled', 'removeToken'] },
+        CHANGE_SETTING: { guard: 'changesTokenSetting', actions: 'changeSetting' },
       },
     },
     active: {
@@ -176,6 +201,10 @@ export const coinActivationMachine = setup({
           { target: 'inactive', actions: ['emitDisabled', 'clearCoin'] },
         ],
         DISABLE_TOKEN: { guard: 'isTokenActive', actions: ['emitTokenDisabled', 'removeToken'] },
+        CHANGE_SETTING: [
+          { guard: 'changesOwnSetting', actions: 'changeSetting' },
+          { guard: 'changesTokenSetting', actions: 'changeSetting' },
+        ],
       },
     },
     passive: {
@@ -188,6 +217,8 @@ export const coinActivationMachine = setup({
           { guard: 'isLastToken', target: 'inactive', actions: ['emitTokenDisabled', 'removeToken', 'emitDisabled', 'clearCoin'] },
           { guard: 'isTokenActive', actions: ['emitTokenDisabled', 'removeToken'] },
         ],
+        // A passive platform is not available (the reference's lp_coinfind skips it); its tokens are.
+        CHANGE_SETTING: { guard: 'changesTokenSetting', actions: 'changeSetting' },
       },
     },
   },

@@ -1,6 +1,6 @@
 /** The inputs, context and commands of the coin activation machine (`coinActivation.machine.ts`). */
 import type { ActivationError } from '../spec/errors.ts';
-import type { ActivatedCoin, ActivationPlan, ActivationSummary, ActivationVia } from './activation.types.ts';
+import type { ActivatedCoin, ActivationPlan, ActivationSummary, ActivationVia, SettingChange } from './activation.types.ts';
 
 export interface CoinActivationInput {
   readonly ticker: string;
@@ -41,7 +41,13 @@ export type CoinActivationEvent =
   | { readonly type: 'RELEASE'; readonly holder: string }
   | { readonly type: 'CANCEL' }
   | { readonly type: 'DISABLE'; readonly force: boolean }
-  | { readonly type: 'DISABLE_TOKEN'; readonly ticker: string };
+  | { readonly type: 'DISABLE_TOKEN'; readonly ticker: string }
+  /**
+   * Changes a setting of `ticker`: this coin (only while active, as the reference finds only
+   * available coins) or one of its enabled tokens (also while this platform is passive or
+   * re-activating: the token stays enabled).
+   */
+  | { readonly type: 'CHANGE_SETTING'; readonly ticker: string; readonly change: SettingChange };
 
 /** The machine's output is its final coin, if any (it has no final state today). */
 export type CoinActivationOutput = ActivatedCoin | null;

@@ -118,6 +118,14 @@ const progress = (status: 'InProgress' | 'UserActionRequired', details: string):
   data: { taskId: TASK_ID, status, details },
 });
 const cancelled: DomainEvent = { type: 'TaskCancelled', data: { taskId: TASK_ID } };
+/** The `TaskFailed` of a wait that timed out: what it waited for and how long. */
+const timedOut = (waitingFor: string, ms: number): DomainEvent => ({
+  type: 'TaskFailed',
+  data: {
+    taskId: TASK_ID,
+    error: { errorType: 'TaskTimedOut', message: `Initialization task has timed out waiting for ${waitingFor} (${ms} ms)`, data: { duration_ms: ms } },
+  },
+});
 
 /** Given a software-key task, planned: it is reading the chain. */
 async function softwareTaskActivating(): Promise<Task> {
@@ -363,15 +371,7 @@ describe('enableEthTask machine', () => {
 
       assert.equal(t.state(), 'failed');
       assert.equal(t.device().signal.aborted, true, 'the wait for the device is aborted');
-      assert.deepEqual(t.newEvents(), [
-        {
-          type: 'TaskFailed',
-          data: {
-            taskId: TASK_ID,
-            error: { errorType: 'TaskTimedOut', message: 'Initialization task has timed out waiting for the device to connect (30000 ms)', data: { duration_ms: 30_000 } },
-          },
-        },
-      ]);
+      assert.deepEqual(t.newEvents(), [timedOut('the device to connect', 30_000)]);
     });
 
     test('when the PIN is not entered within pinMs, then the task times out (TaskTimedOut) and the device session is stopped', async () => {
@@ -385,15 +385,7 @@ describe('enableEthTask machine', () => {
 
       assert.equal(t.state(), 'failed');
       assert.equal(t.session().signal.aborted, true);
-      assert.deepEqual(t.newEvents(), [
-        {
-          type: 'TaskFailed',
-          data: {
-            taskId: TASK_ID,
-            error: { errorType: 'TaskTimedOut', message: 'Initialization task has timed out waiting for the device PIN (60000 ms)', data: { duration_ms: 60_000 } },
-          },
-        },
-      ]);
+      assert.deepEqual(t.newEvents(), [timedOut('the device PIN', 60_000)]);
     });
 
     test('when the device connects in time, then the connect timeout never fires', async () => {
@@ -459,15 +451,7 @@ describe('enableEthTask machine', () => {
 
       assert.equal(t.state(), 'failed');
       assert.equal(t.session().signal.aborted, true);
-      assert.deepEqual(t.newEvents(), [
-        {
-          type: 'TaskFailed',
-          data: {
-            taskId: TASK_ID,
-            error: { errorType: 'TaskTimedOut', message: 'Initialization task has timed out waiting for the device to answer (90000 ms)', data: { duration_ms: 90_000 } },
-          },
-        },
-      ]);
+      assert.deepEqual(t.newEvents(), [timedOut('the device to answer', 90_000)]);
     });
 
     test('when the key is read in time, then no device timeout is left running', async () => {

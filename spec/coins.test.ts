@@ -132,3 +132,20 @@ describe('parseCoinProtocol failures', () => {
     assert.match(errorOf(parseCoinProtocol({ protocol: { type: 'ETH', protocol_data: { chain_id: '1' } } })), /chain_id/);
   });
 });
+
+describe('TRX protocol_data.multicall_address', () => {
+  const trx = (data: Record<string, unknown>) => parseCoinProtocol({ protocol: { type: 'TRX', protocol_data: { network: 'Nile', ...data } } });
+  it('absent: no multicall; a base58 or 41-hex TRON address is kept as written', () => {
+    assert.deepEqual(trx({}), { ok: true, protocol: { type: 'TRX', network: 'Nile' } });
+    for (const address of ['TUVDpTWbfgDBNNs5oq8C8ZvVy7FpHrGr3s', '41ca11bde05977b3631167028862be2a173976ca11']) {
+      assert.deepEqual(trx({ multicall_address: address }), { ok: true, protocol: { type: 'TRX', network: 'Nile', multicallAddress: address } });
+    }
+  });
+  it('anything else is a parse error naming the field', () => {
+    for (const bad of ['0xcA11bde05977b3631167028862bE2a173976CA11', '', 42, 'T0000000000000000000000000000000000']) {
+      const result = trx({ multicall_address: bad });
+      assert.equal(result.ok, false, String(bad));
+      assert.match((result as { error: string }).error, /protocol_data\.multicall_address must be a TRON address/);
+    }
+  });
+});

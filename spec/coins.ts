@@ -54,6 +54,8 @@ export const CoinEntrySchema = Type.Object(
     is_testnet: Opt(Type.Boolean()),
     trezor_coin: Opt(Type.String()),
     sign_message_prefix: Opt(Type.String()),
+    /** Ours, on an EVM platform entry: its Multicall3 contract, when not at the canonical address (docs/configuration.md). */
+    multicall_address: Opt(Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' })),
   },
   { additionalProperties: true },
 );
@@ -85,7 +87,7 @@ export type TronNetwork = (typeof TRON_NETWORKS)[number];
 export type CoinProtocol =
   | { readonly type: 'ETH'; readonly chainId?: number }
   | { readonly type: 'ERC20'; readonly platform: string; readonly contractAddress: string }
-  | { readonly type: 'TRX'; readonly network: TronNetwork }
+  | { readonly type: 'TRX'; readonly network: TronNetwork; readonly multicallAddress?: string }
   | { readonly type: 'TRC20'; readonly platform: string; readonly contractAddress: string }
   | { readonly type: 'UTXO' }
   | { readonly type: 'QTUM' }
@@ -135,7 +137,13 @@ function parseTrx(data: unknown): CoinProtocolParse {
   if (!TRON_NETWORKS.includes(network as TronNetwork)) {
     return fail(`TRX protocol: protocol_data.network must be one of ${TRON_NETWORKS.join(', ')}`);
   }
-  return ok({ type: 'TRX', network: network as TronNetwork });
+  const multicall = isRecord(data) ? data['multicall_address'] : undefined;
+  if (multicall === undefined) return ok({ type: 'TRX', network: network as TronNetwork });
+  // The checksum is the TRON family's to check; here only the shape of a base58 or hex TRON address.
+  if (typeof multicall !== 'string' || !/^(?:T[1-9A-HJ-NP-Za-km-z]{33}|41[0-9a-fA-F]{40})$/.test(multicall)) {
+    return fail('TRX protocol: protocol_data.multicall_address must be a TRON address (base58 T… or hex 41…)');
+  }
+  return ok({ type: 'TRX', network: network as TronNetwork, multicallAddress: multicall });
 }
 
 /**

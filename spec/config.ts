@@ -42,6 +42,8 @@ export const NodeConfigFileSchema = Type.Object(
       default: NODE_CONFIG_DEFAULTS.allow_weak_password,
       description: 'true or false',
     }),
+    /** As the reference: EVM coins that trade must then be activated with their `swap_v2_contracts`. @default false */
+    use_trading_proto_v2: Type.Boolean({ default: false, description: 'true or false' }),
     coins: Type.Optional(
       Type.Array(Type.Unknown(), { description: 'an array of coin entries (used instead of the coins file)' }),
     ),

@@ -72,8 +72,9 @@ export const EnableEthWithTokensParams = Type.Object({
   get_balances: Type.Boolean({ default: true }),
   mm2: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
   tx_history: Type.Boolean({ default: false }),
-  required_confirmations: Type.Integer({ minimum: 0, default: 3 }),
-  requires_notarization: Type.Boolean({ default: false }),
+  // No defaults here: an absent value falls back to the coins entry, then to the spec's default (3, false).
+  required_confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
+  requires_notarization: Type.Optional(Type.Boolean()),
   rpc_mode: Type.Union([Type.Literal('Default'), Type.Literal('BrowserWallet')], { default: 'Default' }),
   priv_key_policy: Type.Optional(PrivKeyPolicy),
   nft_req: Type.Optional(Type.Object({ type: Type.Literal('NftIndexer'), info: Type.Object({ url: Type.String() }) })),

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { compile } from './validate.ts';
+import { CoinSettings } from './coinSettings.ts';
 
 /**
  * Domain events: the audit trail of the service. Every state change of an activation actor is one
@@ -18,6 +19,8 @@ const ActivatedToken = Type.Object({
   contractAddress: Type.String(),
   decimals: Type.Integer(),
   balance: Type.Optional(Balance),
+  /** The token's settings (issue 13); absent in events written before they were kept. */
+  settings: Type.Optional(CoinSettings),
 });
 
 function event<K extends string, D extends TSchema>(type: K, data: D) {
@@ -82,6 +85,8 @@ export const CoinActivated = event(
     derivationPath: Type.Optional(Type.String()),
     /** HD mode: the scanned account (also how many addresses later activations know). */
     hd: Type.Optional(HdListing),
+    /** The coin's settings (issue 13); absent in events written before they were kept. */
+    settings: Type.Optional(CoinSettings),
   }),
 );
 export const ActivationFailed = event(
@@ -96,6 +101,19 @@ export const ActivationCancelled = event(
 export const ActivationInterrupted = event(
   'ActivationInterrupted',
   Type.Object({ ticker: Type.String(), attempt: Type.Integer(), sessionId: Type.String() }),
+);
+/**
+ * `set_required_confirmations` changed an enabled coin's setting. On its platform's stream:
+ * `ticker` is the coin changed (the platform or one of its tokens), `platform` the stream's coin.
+ */
+export const RequiredConfirmationsSet = event(
+  'RequiredConfirmationsSet',
+  Type.Object({ ticker: Type.String(), platform: Type.String(), confirmations: Type.Integer({ minimum: 0 }) }),
+);
+/** `set_requires_notarization` changed an enabled coin's setting (same stream rule as above). */
+export const RequiresNotarizationSet = event(
+  'RequiresNotarizationSet',
+  Type.Object({ ticker: Type.String(), platform: Type.String(), requiresNotarization: Type.Boolean() }),
 );
 export const CoinPassivated = event(
   'CoinPassivated',
@@ -167,6 +185,8 @@ export const DomainEvent = Type.Union([
   ActivationFailed,
   ActivationCancelled,
   ActivationInterrupted,
+  RequiredConfirmationsSet,
+  RequiresNotarizationSet,
   CoinPassivated,
   CoinDisabled,
   TokenDisabled,

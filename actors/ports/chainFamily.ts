@@ -8,6 +8,7 @@ import type {
   ActivationVia,
   Balance,
   ChainFamilyId,
+  SwapV2Contracts,
 } from '../../machines/activation.types.ts';
 import type { GasPriceFailure, GasPriceRead } from '../../machines/gasPriceRefresh.machine.ts';
 
@@ -42,6 +43,13 @@ export interface PlatformActivationCommand {
   readonly hd?: HdRequest;
   /** The platform's gas station (EVM; its tokens pay gas in the platform coin, so they share it). */
   readonly gasStation?: GasStationSpec;
+  /** Settings the coin keeps (`actors/coinSettings.ts`); absent ones fall back to the coins entry. */
+  readonly requiredConfirmations?: number;
+  readonly requiresNotarization?: boolean;
+  readonly mm2?: number;
+  readonly txHistory?: boolean;
+  /** EVM: the swap v2 contracts (required with MM2.json `use_trading_proto_v2`); checked by the family. */
+  readonly swapV2Contracts?: SwapV2Contracts;
 }
 
 /** An Electrum server as the legacy `electrum` request gives it (spec 2.2 ActivationServers). */
@@ -74,6 +82,7 @@ export interface ElectrumActivationCommand {
   readonly maxConnected?: number;
   readonly requiredConfirmations?: number;
   readonly requiresNotarization?: boolean;
+  readonly txHistory?: boolean;
   readonly addressFormat?: { readonly format: string; readonly network?: string };
   readonly swapContractAddress?: string;
   readonly fallbackSwapContract?: string;
@@ -103,6 +112,7 @@ export interface EnableActivationCommand {
   readonly gasStation?: GasStationSpec;
   readonly requiredConfirmations?: number;
   readonly requiresNotarization?: boolean;
+  readonly txHistory?: boolean;
   /** HD mode: the address to enable (default account 0, External, index 0). */
   readonly pathToAddress?: AddressPathRequest;
   /** `utxo_merge_params`, when given (refused: see {@link UtxoMergeSpec}). */
@@ -119,6 +129,8 @@ export interface PlanContext {
   readonly platform: CoinEntry;
   readonly platformProtocol: CoinProtocol;
   readonly coins: CoinsCatalog;
+  /** MM2.json `use_trading_proto_v2`: an EVM trading coin then needs its swap v2 contracts. @default false */
+  readonly useTradingProtoV2?: boolean;
 }
 
 /**

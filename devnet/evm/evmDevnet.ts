@@ -6,6 +6,7 @@ import { computeAddress, getAddress, toQuantity } from 'ethers';
 import { startInProcessEvm, type EvmRequest } from './inProcessEvm.ts';
 import { startJsonRpcServer } from './jsonRpcServer.ts';
 import { compileTestToken, deployTestTokens, type DeployedTestToken, type TestTokenSpec } from './testTokens.ts';
+import { CANONICAL_MULTICALL_ADDRESS, compileMulticall, installMulticall } from './multicallContract.ts';
 
 /**
  * The deployer's key: hardhat's well-known account #0 (`0xf39F…2266`). Public knowledge, never
@@ -29,6 +30,12 @@ export interface EvmDevnetOptions {
   fund?: { address: string; wei: bigint }[];
   /** ERC20s to deploy from contracts/TestToken.sol, in this order. */
   tokens?: TestTokenSpec[];
+  /**
+   * Whether the chain has the Multicall3-compatible contract at the canonical address (as most
+   * public chains do). `false` runs a chain without it.
+   * @default true
+   */
+  multicall?: boolean;
 }
 
 export interface EvmDevnet {
@@ -39,6 +46,8 @@ export interface EvmDevnet {
   /** WebSocket connections accepted since start, and those open now. */
   webSockets(): { accepted: number; open: number };
   chainId: number;
+  /** The multicall contract's address, or `undefined` on a chain started without it. */
+  multicall: string | undefined;
   /** Same order as `options.tokens`. */
   tokens: DeployedTestToken[];
   /** EIP-55 address of the account that deployed and owns the tokens (the node can sign for it). */
@@ -57,14 +66,18 @@ export async function startEvmDevnet(options: EvmDevnetOptions = {}): Promise<Ev
   const chainId = options.chainId ?? DEVNET_DEFAULT_CHAIN_ID;
   const tokenSpecs = options.tokens ?? [];
   const deployer = computeAddress(DEVNET_DEPLOYER_PRIVATE_KEY);
-  const [request, tokenArtifact] = await Promise.all([
+  const withMulticall = options.multicall ?? true;
+  const [request, tokenArtifact, multicallArtifact] = await Promise.all([
     startInProcessEvm({ chainId, ownedAccounts: [{ privateKey: DEVNET_DEPLOYER_PRIVATE_KEY, balanceWei: DEVNET_DEPLOYER_BALANCE_WEI }] }),
     tokenSpecs.length > 0 ? compileTestToken() : undefined,
+    withMulticall ? compileMulticall() : undefined,
   ]);
   const tokens = tokenArtifact ? await deployTestTokens(request, deployer, tokenSpecs, tokenArtifact) : [];
+  if (multicallArtifact) await installMulticall(request, multicallArtifact);
   await setBalances(request, options.fund ?? []);
   const server = await startJsonRpcServer({ handle: request, host: options.host, port: options.port });
-  return { url: server.url, wsUrl: server.wsUrl, webSockets: server.webSockets, chainId, tokens, deployer, request, stop: server.stop };
+  const multicall = withMulticall ? CANONICAL_MULTICALL_ADDRESS : undefined;
+  return { url: server.url, wsUrl: server.wsUrl, webSockets: server.webSockets, chainId, multicall, tokens, deployer, request, stop: server.stop };
 }
 
 /** Sets balances after deployment so the deployer's gas spending cannot change a requested amount. */

@@ -17,14 +17,23 @@ export interface InProcessEvmOptions {
 }
 
 /**
+ * Hardhat creates its one EDR context lazily and registers the chain type after an `await`, without
+ * guarding against a second caller: two chains started at once could see the context before
+ * registration finished ("Provider for provided chain type does not exist"). Every start waits on
+ * this one initialization first.
+ */
+let edrContextReady: Promise<unknown> | undefined;
+
+/**
  * Starts an in-process chain and returns its request function. Hardhat is imported lazily
  * (~250 ms) so modules that merely import the devnet package stay cheap.
  */
 export async function startInProcessEvm(options: InProcessEvmOptions): Promise<EvmRequest> {
-  const [{ createHardhatNetworkProvider: create }, { defaultHardhatNetworkParams: defaults }] = await Promise.all([
+  const [{ createHardhatNetworkProvider: create, getGlobalEdrContext }, { defaultHardhatNetworkParams: defaults }] = await Promise.all([
     import('hardhat/internal/hardhat-network/provider/provider.js'),
     import('hardhat/internal/core/config/default-config.js'),
   ]);
+  await (edrContextReady ??= getGlobalEdrContext());
   // Mirrors hardhat/internal/core/providers/construction.js + config-resolution.js for a config
   // that overrides nothing but chainId and accounts.
   const config: HardhatNetworkProviderConfig = {

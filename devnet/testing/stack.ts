@@ -66,9 +66,10 @@ export interface Stack {
 }
 
 /** A devnet on DEVNET_CHAIN_ID with the test wallet funded and each token minted to it. */
-export function startTestDevnet(options: { nativeWei?: bigint; tokens?: readonly TestToken[] } = {}): Promise<EvmDevnet> {
+export function startTestDevnet(options: { nativeWei?: bigint; tokens?: readonly TestToken[]; multicall?: boolean } = {}): Promise<EvmDevnet> {
   return startEvmDevnet({
     chainId: DEVNET_CHAIN_ID,
+    ...(options.multicall === undefined ? {} : { multicall: options.multicall }),
     fund: [{ address: TEST_ADDRESS, wei: options.nativeWei ?? 1_234_500_000_000_000_000n }],
     tokens: (options.tokens ?? []).map((t) => ({
       symbol: t.symbol,

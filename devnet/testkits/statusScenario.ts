@@ -1,11 +1,37 @@
 import type { EventOf } from '../../spec/events.ts';
+import type { CoinSettings } from '../../spec/coinSettings.ts';
 import { EventScript } from './eventScript.ts';
 
 type Activation = EventOf<'CoinActivated'>['data'];
 
-/** A `CoinActivated` payload: 1.5 ETH-like balance and one balance per token unless `noBalances`. */
-export function activation(ticker: string, tokens: readonly string[] = [], options: { noBalances?: boolean; attempt?: number; hd?: boolean } = {}): Activation {
+/** Settings of an EVM coin as a v2 activation records them (`overrides` replace fields). */
+export function coinSettings(overrides: Partial<CoinSettings> = {}): CoinSettings {
+  return {
+    requiredConfirmations: 3,
+    requiresNotarization: false,
+    mm2: 1,
+    walletOnly: false,
+    swapContractAddress: '0x24ABE4c71FC658C91313b6552cd40cD808b3Ea80',
+    fallbackSwapContract: null,
+    swapV2Contracts: null,
+    gasStation: { origin: 'https://gas.example', decimals: 8, policy: 'MeanAverageFast' },
+    txHistory: false,
+    ...overrides,
+  };
+}
+
+/**
+ * A `CoinActivated` payload of `ticker` with `tokens`: 1.5 ETH-like balance and one balance per
+ * token unless `noBalances`. `settings`: record the settings (platform and each
+ * token, as activations do since issue 13); without it, an event as older logs hold it.
+ */
+export function activation(
+  ticker: string,
+  tokens: readonly string[] = [],
+  options: { noBalances?: boolean; attempt?: number; hd?: boolean; settings?: boolean } = {},
+): Activation {
   const withBalance = options.noBalances !== true;
+  const settings = options.settings === true ? { settings: coinSettings() } : {};
   return {
     ticker,
     family: 'evm',
@@ -19,9 +45,11 @@ export function activation(ticker: string, tokens: readonly string[] = [], optio
       contractAddress: `0x${String(i + 1).padStart(40, '0')}`,
       decimals: 6,
       ...(withBalance ? { balance: { spendable: `${i + 1}0.25`, unspendable: '0' } } : {}),
+      ...settings,
     })),
     attempt: options.attempt ?? 1,
     ...(options.hd === true ? { derivationPath: "m/44'/60'/0'/0/0" } : {}),
+    ...settings,
   };
 }
 
@@ -44,7 +72,8 @@ const gasStale = (ticker: string, since: string): EventOf<'GasPriceStale'> => ({
  * passive, disabled, token disabled, re-activated from passive; gas prices read, changed, stale
  * (kept through a token disabled, dropped when the coin goes passive or is disabled); tasks Ok,
  * Error, in progress, user action, cancelled, forgotten, interrupted; and a second session
- * resetting the coins.
+ * resetting the coins. The first session's activations carry no settings (as logs written before
+ * issue 13); the second's do, and change some (`RequiredConfirmationsSet`, `RequiresNotarizationSet`).
  */
 export function busyNode(nodeId: string, options: { startTime?: number } = {}): EventScript {
   const s = new EventScript(nodeId, options);
@@ -82,7 +111,9 @@ export function busyNode(nodeId: string, options: { startTime?: number } = {}): 
   s.coin('GLMR', { type: 'ActivationInterrupted', data: { ticker: 'GLMR', attempt: 1, sessionId: dead } });
   s.task(4, { type: 'TaskInterrupted', data: { taskId: 4, sessionId: dead } });
   s.coin('ETH', requested('ETH', ['USDT-ERC20']));
-  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20'], { attempt: 1 }) });
+  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20'], { attempt: 1, settings: true }) });
+  s.coin('ETH', { type: 'RequiredConfirmationsSet', data: { ticker: 'USDT-ERC20', platform: 'ETH', confirmations: 12 } });
+  s.coin('ETH', { type: 'RequiresNotarizationSet', data: { ticker: 'ETH', platform: 'ETH', requiresNotarization: true } });
   s.coin('ETH', gasPrice('ETH', 80, '2025-01-01T01:00:00.000Z'));
   s.coin('ETH', gasStale('ETH', '2025-01-01T01:01:00.000Z'));
   s.task(3, { type: 'TaskCreated', data: { taskId: 3, ticker: 'ETC', tokens: [], keyPolicy: 'Hardware', getBalances: false } });

@@ -17,6 +17,8 @@ export interface TronBusyReply {
   status?: number;
   /** Default `{ Error: 'The server is busy, please try again later' }`. */
   body?: unknown;
+  /** A `Retry-After` header (seconds or an HTTP date). Default: none. */
+  retryAfter?: string;
 }
 
 export interface TronNodeOptions {
@@ -41,7 +43,8 @@ export interface TronNode {
   stop(): Promise<void>;
 }
 
-const DEFAULT_BUSY: Required<TronBusyReply> = { status: 503, body: { Error: 'The server is busy, please try again later' } };
+const DEFAULT_BUSY: TronBusyReply & Required<Pick<TronBusyReply, 'status' | 'body'>> = { status: 503, body: { Error: 'The server is busy, please try again later' } };
+type Busy = typeof DEFAULT_BUSY;
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Starts the node; resolves once it is listening. */
@@ -66,19 +69,19 @@ export async function startTronNode(options: TronNodeOptions): Promise<TronNode>
   };
 }
 
-function toBusy(busy: boolean | TronBusyReply): Required<TronBusyReply> | undefined {
+function toBusy(busy: boolean | TronBusyReply): Busy | undefined {
   if (busy === false) return undefined;
   return busy === true ? DEFAULT_BUSY : { ...DEFAULT_BUSY, ...busy };
 }
 
-async function respond(req: IncomingMessage, res: ServerResponse, context: TronEndpointContext, busy: Required<TronBusyReply> | undefined): Promise<void> {
+async function respond(req: IncomingMessage, res: ServerResponse, context: TronEndpointContext, busy: Busy | undefined): Promise<void> {
   let body: string;
   try {
     body = await readBody(req, MAX_BODY_BYTES);
   } catch (error) {
     return send(res, 413, toTronJson({ Error: (error as Error).message }));
   }
-  if (busy) return send(res, busy.status, toTronJson(busy.body));
+  if (busy) return send(res, busy.status, toTronJson(busy.body), busy.retryAfter === undefined ? {} : { 'retry-after': busy.retryAfter });
   const url = new URL(req.url ?? '/', 'http://localhost');
   const path = url.pathname.replace(/\/+$/, '');
   const endpoint = TRON_ENDPOINTS[path];
@@ -98,7 +101,7 @@ async function respond(req: IncomingMessage, res: ServerResponse, context: TronE
 }
 
 
-function send(res: ServerResponse, status: number, text: string): void {
+function send(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   if (res.destroyed) return;
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { StoredEvent } from '../../spec/events.ts';
 import { nextCoinStatus, type CoinStatus } from './coinStatus.ts';
 import { EventScript } from '../../devnet/testkits/eventScript.ts';
-import { activation } from '../../devnet/testkits/statusScenario.ts';
+import { activation, coinSettings } from '../../devnet/testkits/statusScenario.ts';
 
 const key = { nodeId: 'n1', ticker: 'ETH' };
 
@@ -27,7 +27,9 @@ test('an activated coin shows its address, block, tokens and balances (platform 
     sessionId: s.sessionId,
     address: '0xf5c3bf03cBA4E343484588932e423A7C8BFf102d',
     currentBlock: 1234,
-    tokens: [{ ticker: 'USDT-ERC20', contractAddress: `0x${'1'.padStart(40, '0')}`, decimals: 6 }],
+    derivationMethod: 'Iguana',
+    activatedAt: done.metadata.time,
+    tokens: [{ ticker: 'USDT-ERC20', contractAddress: `0x${'1'.padStart(40, '0')}`, decimals: 6, activatedAt: done.metadata.time }],
     balances: { ETH: { spendable: '1.5', unspendable: '0' }, 'USDT-ERC20': { spendable: '10.25', unspendable: '0' } },
     lastSeq: done.metadata.seq,
     updatedAt: done.metadata.time,
@@ -143,4 +145,48 @@ test('gas price events always give a new value (lastSeq moves), even one that le
   const after = nextCoinStatus(before, stale, key);
   assert.deepEqual(after, { ...before, lastSeq: stale.metadata.seq, updatedAt: stale.metadata.time });
   assert.equal(after?.gasPrice, undefined);
+});
+
+test("settings: the platform's and each token's from CoinActivated; the set events change one coin; a disabled token's go", () => {
+  const s = new EventScript('n1');
+  request(s, 1, ['USDT-ERC20', 'DAI-ERC20']);
+  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20', 'DAI-ERC20'], { settings: true }) });
+  assert.deepEqual(fold(s.events)?.settings, { ETH: coinSettings(), 'USDT-ERC20': coinSettings(), 'DAI-ERC20': coinSettings() });
+  s.coin('ETH', { type: 'RequiredConfirmationsSet', data: { ticker: 'USDT-ERC20', platform: 'ETH', confirmations: 12 } });
+  const set = s.coin('ETH', { type: 'RequiresNotarizationSet', data: { ticker: 'ETH', platform: 'ETH', requiresNotarization: true } });
+  const changed = fold(s.events);
+  assert.deepEqual(changed?.settings, {
+    ETH: coinSettings({ requiresNotarization: true }),
+    'USDT-ERC20': coinSettings({ requiredConfirmations: 12 }),
+    'DAI-ERC20': coinSettings(),
+  });
+  assert.equal(changed?.lastSeq, set.metadata.seq);
+  s.coin('ETH', { type: 'TokenDisabled', data: { ticker: 'USDT-ERC20', platform: 'ETH' } });
+  assert.deepEqual(Object.keys(fold(s.events)?.settings ?? {}), ['ETH', 'DAI-ERC20']);
+});
+
+test('settings: kept tokens keep theirs (and their time) through a passive re-activation', () => {
+  const s = new EventScript('n1');
+  request(s, 1, ['USDT-ERC20']);
+  const first = s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20'], { settings: true }) });
+  s.coin('ETH', { type: 'RequiredConfirmationsSet', data: { ticker: 'USDT-ERC20', platform: 'ETH', confirmations: 7 } });
+  s.coin('ETH', { type: 'CoinPassivated', data: { ticker: 'ETH', activeTokens: ['USDT-ERC20'] } });
+  request(s, 2, []);
+  const second = s.coin('ETH', { type: 'CoinActivated', data: { ...activation('ETH', [], { settings: true, attempt: 2 }), settings: coinSettings({ requiredConfirmations: 5 }) } });
+  const status = fold(s.events);
+  assert.equal(status?.settings?.['USDT-ERC20']?.requiredConfirmations, 7);
+  assert.equal(status?.settings?.ETH?.requiredConfirmations, 5);
+  assert.equal(status?.activatedAt, second.metadata.time);
+  assert.equal(status?.tokens?.[0]?.activatedAt, first.metadata.time);
+});
+
+test('an event log written before settings were kept replays: no settings, and a set event of such a coin changes only lastSeq', () => {
+  const s = new EventScript('n1');
+  request(s);
+  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20']) });
+  const before = fold(s.events);
+  assert.equal(before?.settings, undefined);
+  const set = s.coin('ETH', { type: 'RequiredConfirmationsSet', data: { ticker: 'ETH', platform: 'ETH', confirmations: 9 } });
+  // Not skipped (the projector may decide a skip on an older cached value): only lastSeq moves.
+  assert.deepEqual(nextCoinStatus(before, set, key), { ...before, lastSeq: set.metadata.seq, updatedAt: set.metadata.time });
 });

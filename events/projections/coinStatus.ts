@@ -1,4 +1,5 @@
 import type { BalanceInfo, ErrorInfo, StoredEvent } from '../../spec/events.ts';
+import type { CoinSettings } from '../../spec/coinSettings.ts';
 import { nextGasPrice, type GasPriceState } from './gasPrices.ts';
 
 /** A platform coin's lifecycle state, as the coin's actor has it (spec 3.1). */
@@ -9,6 +10,8 @@ export interface CoinToken {
   readonly ticker: string;
   readonly contractAddress: string;
   readonly decimals: number;
+  /** When the token was enabled (the `time` of the `CoinActivated` that brought it). */
+  readonly activatedAt?: string;
 }
 
 /**
@@ -25,6 +28,15 @@ export interface CoinStatus {
   readonly sessionId: string;
   readonly address?: string;
   readonly currentBlock?: number;
+  /** `Iguana` or `HDWallet`, and when the coin was enabled (the `time` of its `CoinActivated`). */
+  readonly derivationMethod?: string;
+  readonly activatedAt?: string;
+  /**
+   * The settings of the coin and of each enabled token, keyed by ticker (issue 13): as activation
+   * decided them, then as `RequiredConfirmationsSet` / `RequiresNotarizationSet` changed them.
+   * Absent for coins activated before settings were recorded.
+   */
+  readonly settings?: Readonly<Record<string, CoinSettings>>;
   readonly tokens?: readonly CoinToken[];
   readonly balances?: Readonly<Record<string, BalanceInfo>>;
   /** An active coin with a gas station: its last price, its age and whether it is stale ({@link nextGasPrice}). */
@@ -37,7 +49,7 @@ export interface CoinStatus {
   readonly updatedAt: string;
 }
 
-type Enabled = Pick<CoinStatus, 'address' | 'currentBlock' | 'tokens' | 'balances'>;
+type Enabled = Pick<CoinStatus, 'address' | 'currentBlock' | 'derivationMethod' | 'activatedAt' | 'settings' | 'tokens' | 'balances'>;
 
 /** Error recorded when an activation died with its service (`ActivationInterrupted`). */
 export const activationInterruptedMessage = (sessionId: string): string =>
@@ -64,7 +76,7 @@ export function nextCoinStatus(
     case 'ActivationRequested':
       return { ...base, state: 'activating', ...enabled };
     case 'CoinActivated':
-      return { ...base, state: 'active', ...activated(enabled, event.data) };
+      return { ...base, state: 'active', ...activated(enabled, event.data, event.metadata.time) };
     case 'ActivationFailed':
       return enabled ? { ...base, state: 'passive', ...enabled, error: event.data.error } : { ...base, state: 'inactive', error: event.data.error };
     case 'ActivationCancelled':
@@ -73,6 +85,10 @@ export function nextCoinStatus(
       const message = activationInterruptedMessage(event.data.sessionId);
       return { ...base, state: 'inactive', error: { errorType: 'InternalError', message, data: message } };
     }
+    case 'RequiredConfirmationsSet':
+      return withSetting(prev, base, enabled, event.data.ticker, { requiredConfirmations: event.data.confirmations });
+    case 'RequiresNotarizationSet':
+      return withSetting(prev, base, enabled, event.data.ticker, { requiresNotarization: event.data.requiresNotarization });
     case 'CoinPassivated':
       return { ...base, state: 'passive', ...enabled, ...error };
     case 'CoinDisabled':
@@ -103,16 +119,26 @@ function enabledPart(s: CoinStatus): Enabled | undefined {
   return {
     address: s.address,
     ...(s.currentBlock === undefined ? {} : { currentBlock: s.currentBlock }),
+    ...(s.derivationMethod === undefined ? {} : { derivationMethod: s.derivationMethod }),
+    ...(s.activatedAt === undefined ? {} : { activatedAt: s.activatedAt }),
+    ...(s.settings === undefined ? {} : { settings: s.settings }),
     tokens: s.tokens ?? [],
     ...(s.balances === undefined ? {} : { balances: s.balances }),
   };
 }
 
-/** Fresh tokens first, then those kept through a passive period (as the machine orders them). */
-function activated(kept: Enabled | undefined, data: Extract<StoredEvent, { type: 'CoinActivated' }>['data']): Enabled {
+/** Fresh tokens first, then those kept through a passive period (as the machine orders them), each with its settings. */
+function activated(kept: Enabled | undefined, data: Extract<StoredEvent, { type: 'CoinActivated' }>['data'], time: string): Enabled {
   const fresh = new Set(data.tokens.map((t) => t.ticker));
   const keptTokens = (kept?.tokens ?? []).filter((t) => !fresh.has(t.ticker));
-  const tokens = [...data.tokens.map(({ ticker, contractAddress, decimals }) => ({ ticker, contractAddress, decimals })), ...keptTokens];
+  const tokens = [...data.tokens.map(({ ticker, contractAddress, decimals }) => ({ ticker, contractAddress, decimals, activatedAt: time })), ...keptTokens];
+  const settings: Record<string, CoinSettings> = {};
+  if (data.settings !== undefined) settings[data.ticker] = data.settings;
+  for (const t of data.tokens) if (t.settings !== undefined) settings[t.ticker] = t.settings;
+  for (const t of keptTokens) {
+    const own = kept?.settings?.[t.ticker];
+    if (own !== undefined) settings[t.ticker] = own;
+  }
   const balances: Record<string, BalanceInfo> = {};
   if (data.balance !== undefined) balances[data.ticker] = data.balance;
   for (const t of data.tokens) if (t.balance !== undefined) balances[t.ticker] = t.balance;
@@ -123,18 +149,46 @@ function activated(kept: Enabled | undefined, data: Extract<StoredEvent, { type:
   return {
     address: data.address,
     currentBlock: data.currentBlock,
+    derivationMethod: data.derivationMethod,
+    activatedAt: time,
+    ...(Object.keys(settings).length > 0 ? { settings } : {}),
     tokens,
     ...(Object.keys(balances).length > 0 ? { balances } : {}),
   };
 }
 
+/**
+ * The status after a setting of `ticker` changed (the coin or one of its tokens). When the coin
+ * holds no settings for it (one activated before they were kept) only `lastSeq` moves: whether an
+ * event changes a key depends on its type alone (see {@link nextCoinStatus}).
+ */
+function withSetting(
+  prev: CoinStatus | undefined,
+  base: Pick<CoinStatus, 'nodeId' | 'ticker' | 'sessionId' | 'lastSeq' | 'updatedAt'>,
+  enabled: Enabled | undefined,
+  ticker: string,
+  change: Partial<CoinSettings>,
+): CoinStatus {
+  const own = enabled?.settings?.[ticker];
+  if (enabled === undefined || own === undefined) return { ...(prev ?? { state: 'inactive' as const }), ...base };
+  return { ...prev!, ...base, settings: { ...enabled.settings, [ticker]: { ...own, ...change } } };
+}
+
 function withoutToken(enabled: Enabled | undefined, token: string): Enabled | Record<string, never> {
   if (enabled === undefined) return {};
-  const { balances, ...rest } = enabled;
-  const left = balances === undefined ? undefined : Object.fromEntries(Object.entries(balances).filter(([t]) => t !== token));
+  const { balances, settings, ...rest } = enabled;
+  const left = balances === undefined ? undefined : withoutKey(balances, token);
+  const settingsLeft = settings === undefined ? undefined : withoutKey(settings, token);
   return {
     ...rest,
+    ...(settingsLeft === undefined ? {} : { settings: settingsLeft }),
     tokens: (enabled.tokens ?? []).filter((t) => t.ticker !== token),
-    ...(left === undefined || Object.keys(left).length === 0 ? {} : { balances: left }),
+    ...(left === undefined ? {} : { balances: left }),
   };
+}
+
+/** `record` without `key`; `undefined` when nothing is left. */
+function withoutKey<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> | undefined {
+  const left = Object.fromEntries(Object.entries(record).filter(([k]) => k !== key));
+  return Object.keys(left).length === 0 ? undefined : left;
 }

@@ -1,7 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GasPricesProjection, nextGasPrice } from './gasPrices.ts';
-import { EventScript } from '../../devnet/testkits/eventScript.ts';
+import { nextGasPrice } from './gasPrices.ts';
 import { activation } from '../../devnet/testkits/statusScenario.ts';
 import type { DomainEvent } from '../../spec/events.ts';
 
@@ -29,25 +28,5 @@ describe('nextGasPrice', () => {
       { type: 'SessionStarted', data: { sessionId: 's', version: '0', derivationMethod: 'Iguana' } },
     ];
     for (const event of clearing) assert.equal(nextGasPrice(price, event), undefined, event.type);
-  });
-});
-
-describe('GasPricesProjection', () => {
-  test('per coin stream; a new session forgets every price; redelivery changes nothing', () => {
-    const s = new EventScript('n1');
-    s.session();
-    s.coin('ETH', updated('ETH', '75000000000'));
-    s.coin('MATIC', updated('MATIC', '30000000000'));
-    const late = s.coin('ETH', stale('ETH', '2025-01-01T00:01:00.000Z'));
-    const p = new GasPricesProjection();
-    for (const e of s.events) p.apply(e);
-    assert.equal(p.get('ETH')?.stale, true);
-    assert.equal(p.get('MATIC')?.gasPriceGwei, '30');
-    p.apply(s.coin('ETH', updated('ETH', '80000000000')));
-    p.apply(late); // an old event delivered again
-    assert.deepEqual(p.get('ETH'), { gasPriceWei: '80000000000', gasPriceGwei: '80', updatedAt: '2025-01-01T00:00:00.000Z', stale: false });
-    p.apply(s.session());
-    assert.equal(p.get('ETH'), undefined);
-    assert.equal(p.get('MATIC'), undefined);
   });
 });

@@ -1,12 +1,11 @@
-import type { DomainEvent, StoredEvent } from '../../spec/events.ts';
-import { coinStream } from '../log/eventLog.ts';
+import type { DomainEvent } from '../../spec/events.ts';
 import { gweiOf } from '../../spec/render/gasPrice.ts';
 
 /**
  * The gas price of one coin with a gas station, as its events tell it: the last price read (exact
  * wei, a decimal string), when the station answered it, and whether refreshes have failed since
- * (`stale`, from `staleSince`, the first failed refresh). Part of the coin's KV value (`gasPrice`)
- * and what `coin_status` shows; kept only while the coin is active.
+ * (`stale`, from `staleSince`, the first failed refresh). Part of the coin's KV value (`gasPrice`,
+ * `coinStatus.ts`), which `coin_status` shows; kept only while the coin is active.
  */
 export interface GasPriceState {
   readonly gasPriceWei: string;
@@ -47,41 +46,4 @@ export function nextGasPrice(prev: GasPriceState | undefined, event: DomainEvent
     default:
       return CLEARS.has(event.type) ? undefined : prev;
   }
-}
-
-/**
- * The gas price of every coin of this node's current session, built only from events (so a
- * replay of the log gives the same answer as following it live): ticker of the coin's stream →
- * {@link GasPriceState}. A token pays gas in its platform coin: ask with the platform's ticker.
- */
-export class GasPricesProjection {
-  readonly #prices = new Map<string, GasPriceState>();
-  #position = 0;
-
-  apply(event: StoredEvent): void {
-    if (event.metadata.seq <= this.#position) return; // idempotent on redelivery
-    this.#position = event.metadata.seq;
-    if (event.type === 'SessionStarted') {
-      this.#prices.clear();
-      return;
-    }
-    const ticker = coinOf(event);
-    if (ticker === undefined) return;
-    const next = nextGasPrice(this.#prices.get(ticker), event);
-    if (next === undefined) this.#prices.delete(ticker);
-    else this.#prices.set(ticker, next);
-  }
-
-  /** The price of coin `ticker` (a platform, or a coin activated on its own), if it has one. */
-  get(ticker: string): GasPriceState | undefined {
-    return this.#prices.get(ticker);
-  }
-}
-
-const COIN_PREFIX = coinStream('');
-
-/** The coin whose stream an event is on (`coin.<TICKER>`). */
-function coinOf(event: StoredEvent): string | undefined {
-  const { stream } = event.metadata;
-  return stream.startsWith(COIN_PREFIX) ? stream.slice(COIN_PREFIX.length) : undefined;
 }

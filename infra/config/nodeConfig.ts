@@ -39,6 +39,8 @@ export interface NodeSettings {
   readonly gui: string | undefined;
   readonly netid: number | undefined;
   readonly allowWeakPassword: boolean;
+  /** `use_trading_proto_v2`: v2 EVM activations of trading coins require `swap_v2_contracts`. @default false */
+  readonly useTradingProtoV2: boolean;
   /** `node_id` as configured; the service derives a default from the wallet's public key. */
   readonly nodeId: string | undefined;
   /** NATS JetStream, when configured; otherwise the embedded event log alone is used. */
@@ -111,6 +113,7 @@ export function parseNodeSettings(value: unknown, label: string, cwd: string): N
     gui: file.gui,
     netid: file.netid,
     allowWeakPassword: file.allow_weak_password,
+    useTradingProtoV2: file.use_trading_proto_v2,
     nodeId: file.node_id,
     nats: file.nats === undefined ? undefined : natsSettings(file.nats, label, cwd),
     electrum: {

@@ -5,7 +5,7 @@
  */
 import { ZeroAddress, getAddress, isAddress } from 'ethers';
 import type { TokenRule } from '../../actors/platformPlan.ts';
-import type { SwapContracts } from '../../machines/activation.types.ts';
+import type { SwapContracts, SwapV2Contracts } from '../../machines/activation.types.ts';
 import { invalidRequest } from '../../spec/errors.ts';
 
 /** A well-formed EVM address: 40 hex digits, and if mixed-case, a valid EIP-55 checksum. */
@@ -75,4 +75,40 @@ function swapContractProblem(value: string | undefined, required: boolean, ticke
   if (!isEvmAddress(value)) return 'is not a valid EVM address';
   if (isZeroAddress(value)) return "can't be zero address";
   return undefined;
+}
+
+/** The swap v2 contract fields of an EVM request, as given. */
+export interface SwapV2ContractsRequest {
+  readonly swapV2Contracts?: SwapV2Contracts;
+}
+
+/** Wire names of the three swap v2 contracts (spec 2.2 SwapV2Contracts), in the reference's order of checks. */
+const SWAP_V2_FIELDS = [
+  ['maker_swap_v2_contract', 'makerSwapV2Contract'],
+  ['taker_swap_v2_contract', 'takerSwapV2Contract'],
+  ['nft_maker_swap_v2_contract', 'nftMakerSwapV2Contract'],
+] as const;
+
+/**
+ * `swap_v2_contracts` of a v2 EVM method (spec 4.1, 4.5; docs/compatibility.md §13): required when
+ * MM2.json `use_trading_proto_v2` is true for a coin that trades (`required`), as the reference;
+ * when given, each of the three is checked like the other swap contracts (a well-formed EVM
+ * address, a valid EIP-55 checksum if mixed-case, not `0x000…0`). Absent and not required: `undefined`.
+ */
+export function planSwapV2Contracts(
+  request: SwapV2ContractsRequest,
+  options: { readonly ticker: string; readonly required: boolean; readonly fieldPrefix: string },
+): SwapV2Contracts | undefined {
+  const given = request.swapV2Contracts;
+  if (given === undefined) {
+    if (!options.required) return undefined;
+    throw invalidRequest(
+      `${options.fieldPrefix}swap_v2_contracts is required to enable ${options.ticker}: MM2.json sets use_trading_proto_v2, and trading protocol v2 needs the maker, taker and NFT maker swap v2 contracts`,
+    );
+  }
+  for (const [wire, field] of SWAP_V2_FIELDS) {
+    const problem = swapContractProblem(given[field], true, options.ticker);
+    if (problem !== undefined) throw invalidRequest(`${options.fieldPrefix}swap_v2_contracts.${wire} ${problem}`);
+  }
+  return { takerSwapV2Contract: given.takerSwapV2Contract, makerSwapV2Contract: given.makerSwapV2Contract, nftMakerSwapV2Contract: given.nftMakerSwapV2Contract };
 }

@@ -2,6 +2,7 @@ import { CommandKind, type ActivationCommand, type ChainFamily, type PlanContext
 import { activatedPlatform, balanceFromRead, tokensForBalance } from '../../actors/platformRead.ts';
 import { ActivationVia, ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../../kernel/clock.ts';
+import { BusyNodes } from '../failover/busyNodes.ts';
 import type { KeyProvider } from '../keys/index.ts';
 import { evmAddress } from '../keys/index.ts';
 import { readAccount, readAddresses } from './accountReader.ts';
@@ -9,6 +10,7 @@ import { activateHdAccount } from '../../actors/hdActivation.ts';
 import { isHdKeyProvider } from '../../actors/ports/keyProvider.ts';
 import { evmNodeRunner, type EvmConnection } from './evmNodes.ts';
 import { WsPool } from './wsPool.ts';
+import { MulticallSupport } from './multicall/multicallSupport.ts';
 import { gatewaySigner, requireGatewaySigner } from '../gatewayProxy/gatewaySigner.ts';
 import { planEvmPlatform, type EvmPlanParams } from './evmPlan.ts';
 import { activateLegacyEvm, planLegacyEvm } from './legacyEvmEnable.ts';
@@ -21,6 +23,8 @@ export interface EvmFamilyOptions {
   readonly nodeTimeoutMs?: number;
   /** Most JSON-RPC calls per HTTP request; more go out as concurrent chunks (default 100). */
   readonly batchSize?: number;
+  /** Nodes that answered "busy", shared with every family (default: a book of this family's own). */
+  readonly busyNodes?: BusyNodes;
 }
 
 /**
@@ -39,7 +43,10 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
   const batchSize = options.batchSize ?? 100;
 
   const proxySigner = gatewaySigner(options.keys, options.clock);
-  const withNodes = evmNodeRunner({ clock: options.clock, timeoutMs, batchSize, proxySigner });
+  // What this session learned of each node's multicall contract, for every coin that uses the node.
+  const multicalls = new MulticallSupport();
+  const busyNodes = options.busyNodes ?? new BusyNodes(options.clock);
+  const withNodes = evmNodeRunner({ clock: options.clock, timeoutMs, batchSize, proxySigner, multicalls, busyNodes });
   const chainDeps = { keys: options.keys, clock: options.clock, timeoutMs, withNodes };
   /** The sockets of each enabled coin, so that a passive platform's are closed when it is replaced. */
   const socketsOf = new Map<string, WsPool>();

@@ -8,6 +8,7 @@ import type { PlatformActivationCommand } from '../../actors/ports/chainFamily.t
 import { hasScheme, planNodeUrls } from '../../actors/platformPlan.ts';
 import { urlLabel } from '../../kernel/urlLabel.ts';
 import { invalidRequest } from '../../spec/errors.ts';
+import type { CoinEntry } from '../../spec/coins.ts';
 import type { EvmEndpoint } from './evmNodes.ts';
 
 /** URL schemes of EVM nodes: JSON-RPC over HTTP or over a WebSocket. */
@@ -23,4 +24,10 @@ export function planEvmNodes(command: PlatformActivationCommand): EvmEndpoint[] 
     return [{ url: node.wsUrl, gatewayProxy: node.gatewayProxy === true }];
   });
   return [...urls.map((url, index) => ({ url, gatewayProxy: command.nodes[index]!.gatewayProxy === true })), ...wsUrls];
+}
+
+/** The endpoints, each reading balances through the platform entry's `multicall_address` when it sets one. */
+export function withMulticall(endpoints: readonly EvmEndpoint[], platform: CoinEntry): EvmEndpoint[] {
+  const address = platform.multicall_address;
+  return address === undefined ? [...endpoints] : endpoints.map((endpoint) => ({ ...endpoint, multicall: address }));
 }

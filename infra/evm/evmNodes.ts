@@ -3,11 +3,14 @@ import type { JsonRpcProvider } from 'ethers';
 import type { Clock } from '../../kernel/clock.ts';
 import { readFromNodes, type NodeList } from '../failover/nodeList.ts';
 import { TokenReadError } from '../failover/tokenReadError.ts';
+import type { BusyNodes } from '../failover/busyNodes.ts';
 import type { ProxySigner } from '../gatewayProxy/proxySign.ts';
 import type { TokenToRead } from './accountReader.ts';
 import { createEvmProvider, httpSend, wsSend } from './evmProvider.ts';
 import type { WsPool } from './wsPool.ts';
 import type { GasPriceAtActivation } from './gasStation.ts';
+import { CANONICAL_MULTICALL_ADDRESS } from '../multicall/aggregate3.ts';
+import { attachMulticall, type MulticallSupport } from './multicall/multicallSupport.ts';
 
 /**
  * One way to reach an EVM node: an `http(s)://` or `ws(s)://` URL (a node's `url`, or its
@@ -16,6 +19,11 @@ import type { GasPriceAtActivation } from './gasStation.ts';
 export interface EvmEndpoint {
   readonly url: string;
   readonly gatewayProxy: boolean;
+  /**
+   * The platform's Multicall3 contract, through which balances are read when the node has it.
+   * @default CANONICAL_MULTICALL_ADDRESS
+   */
+  readonly multicall?: string;
 }
 
 /** Nodes of an active coin, best first (the one that last answered leads), and its sockets. */
@@ -40,6 +48,10 @@ export interface EvmNodeRunnerOptions {
   readonly batchSize: number;
   /** The signer of gateway-proxy requests; planning refuses such nodes when there is none. */
   readonly proxySigner: () => ProxySigner | undefined;
+  /** Which nodes have the multicall contract; without it every balance is read with its own call. */
+  readonly multicalls?: MulticallSupport;
+  /** The service's busy nodes, shared by every coin and family. */
+  readonly busyNodes: BusyNodes;
 }
 
 /** Whether `url` is reached over a WebSocket. */
@@ -50,13 +62,15 @@ export function isWebSocketUrl(url: string): boolean {
 /** The runner of a family's EVM reads: per-node budget `timeoutMs` on `clock`, HTTP or WebSocket alike. */
 export function evmNodeRunner(options: EvmNodeRunnerOptions): WithEvmNodes {
   return (connection, signal, work) =>
-    readFromNodes(connection, signal, { clock: options.clock, timeoutMs: options.timeoutMs }, async (node, nodeSignal) => {
+    readFromNodes(connection, signal, { clock: options.clock, timeoutMs: options.timeoutMs, busyNodes: options.busyNodes }, async (node, nodeSignal) => {
       const signer = node.gatewayProxy ? options.proxySigner() : undefined;
       if (node.gatewayProxy && signer === undefined) throw new Error('a gateway-proxy node was planned without a signing identity');
       const webSocket = isWebSocketUrl(node.url);
       const send = webSocket ? wsSend(node.url, connection.sockets, nodeSignal, signer) : httpSend(node.url, nodeSignal, signer);
       const batchSize = node.gatewayProxy ? 1 : options.batchSize;
       const provider = createEvmProvider({ url: node.url, chainId: connection.chainId, batchSize, send });
+      const support = options.multicalls;
+      if (support !== undefined) attachMulticall(provider, { url: node.url, address: node.multicall ?? CANONICAL_MULTICALL_ADDRESS, support });
       try {
         return await work(provider);
       } catch (error) {

@@ -4,9 +4,9 @@ import { planTokens, platformPlan } from '../../actors/platformPlan.ts';
 import { ChainFamilyId, type ActivationPlan } from '../../machines/activation.types.ts';
 import type { TokenToRead } from './accountReader.ts';
 import type { EvmEndpoint } from './evmNodes.ts';
-import { planEvmNodes } from './evmNodePlan.ts';
+import { planEvmNodes, withMulticall } from './evmNodePlan.ts';
+import { ERC20_RULE, planSwapContracts, planSwapV2Contracts } from './evmAddressRules.ts';
 import { planGasStation } from './gasStation.ts';
-import { ERC20_RULE, planSwapContracts } from './evmAddressRules.ts';
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 
 /** Validated EVM parameters carried in the plan (never logged: node URLs may hold API keys). */
@@ -22,9 +22,9 @@ export interface EvmPlanParams {
 
 /**
  * The plan of `enable_eth_with_tokens` / `task::enable_eth::init` for an EVM platform, after the
- * platform's own checks (docs/compatibility.md §7): its chain id, the swap contracts (recorded in the
- * plan), then the shared token and node checks, then the gas station's URL. Pure; throws the first
- * failure.
+ * platform's own checks (docs/compatibility.md §7): its chain id, the swap contracts and swap v2
+ * contracts (recorded in the plan), then the shared token and node checks, then the gas station's
+ * URL. Pure; throws the first failure.
  */
 export function planEvmPlatform(command: PlatformActivationCommand, context: PlanContext): ActivationPlan {
   const protocol = context.platformProtocol;
@@ -39,9 +39,11 @@ export function planEvmPlatform(command: PlatformActivationCommand, context: Pla
   // As the reference: a wallet-only coin makes no swaps, so it may leave the swap contract out.
   const required = context.platform.wallet_only !== true;
   const swapContracts = planSwapContracts(command, { ticker: command.ticker, required, fieldPrefix: 'params.' });
+  const v2Required = required && context.useTradingProtoV2 === true;
+  const swapV2Contracts = planSwapV2Contracts(command, { ticker: command.ticker, required: v2Required, fieldPrefix: 'params.' });
   const tokens = planTokens(command, context, ERC20_RULE);
-  const nodes = planEvmNodes(command);
+  const nodes = withMulticall(planEvmNodes(command), context.platform);
   const gasStation = planGasStation(command.gasStation, 'params.gas_station_url');
   const params: EvmPlanParams = { platform: context.platform, chainId, decimals: context.platform.decimals ?? 18, nodes, tokens, gasStation };
-  return { ...platformPlan(command, ChainFamilyId.Evm, params), swapContracts };
+  return { ...platformPlan(command, ChainFamilyId.Evm, params), swapContracts, ...(swapV2Contracts === undefined ? {} : { swapV2Contracts }) };
 }

@@ -1,6 +1,7 @@
 import { FetchRequest, JsonRpcProvider, Network } from 'ethers';
 import { X_AUTH_PAYLOAD, type ProxySigner } from '../gatewayProxy/proxySign.ts';
 import { EvmNodeError } from './evmNodeError.ts';
+import { isRateLimitError } from '../failover/busyNodes.ts';
 import type { WsPool } from './wsPool.ts';
 
 export { EvmNodeError };
@@ -21,8 +22,8 @@ export interface EvmProviderOptions {
 /**
  * An ethers v6 `JsonRpcProvider` for one node and one unit of work. Calls sent in the same tick go
  * out as one JSON-RPC batch (`batchStallTime: 0`), the network is static (no `eth_chainId` probe),
- * ethers' own 429 retry loop is off (a throttled node is a failed node; failover decides), and
- * every request goes through `send`, over HTTP or a WebSocket alike.
+ * ethers' own 429 retry loop is off (a busy node is skipped until its `Retry-After`; failover
+ * decides), and every request goes through `send`, over HTTP or a WebSocket alike.
  */
 export function createEvmProvider(options: EvmProviderOptions): JsonRpcProvider {
   const request = new FetchRequest(options.url);
@@ -44,7 +45,8 @@ export function createEvmProvider(options: EvmProviderOptions): JsonRpcProvider 
 
 /**
  * POSTs to an HTTP(S) node; `signal` aborts the request. With `signer` (a gateway-proxy node) each
- * request carries its signed `X-Auth-Payload`. A non-2xx answer is an {@link EvmNodeError}.
+ * request carries its signed `X-Auth-Payload`. A non-2xx answer is an {@link EvmNodeError}, a busy
+ * one (HTTP 429, a rate-limit error for the batch or any call in it) with its `Retry-After`.
  */
 export function httpSend(url: string, signal: AbortSignal, signer?: ProxySigner): JsonRpcSend {
   return async (body) => {
@@ -64,8 +66,11 @@ export function httpSend(url: string, signal: AbortSignal, signer?: ProxySigner)
       throw new EvmNodeError(code ? `connection failed (${code})` : 'connection failed', { cause: error });
     }
     const answer = new Uint8Array(await response.arrayBuffer());
-    if (!response.ok) throw new EvmNodeError(`HTTP ${response.status} ${response.statusText}`.trim());
-    return answer;
+    const retryAfter = response.headers.get('retry-after') ?? undefined;
+    const status = `HTTP ${response.status} ${response.statusText}`.trim();
+    if (response.status === 429) throw new EvmNodeError(status, { busy: { retryAfter } });
+    if (!response.ok) throw new EvmNodeError(status);
+    return throwIfRateLimited(answer, retryAfter);
   };
 }
 
@@ -85,6 +90,26 @@ export function wsSend(url: string, sockets: WsPool, signal: AbortSignal, signer
         };
   return async (body) => {
     const channel = await sockets.channel(url, signal);
-    return new TextEncoder().encode(await channel.request(Buffer.from(body).toString('utf8'), signal, frame));
+    return throwIfRateLimited(new TextEncoder().encode(await channel.request(Buffer.from(body).toString('utf8'), signal, frame)));
   };
+}
+
+/**
+ * A JSON-RPC answer that refuses the batch, or any call in it, for a rate limit (-32005 or a
+ * "rate limit" message) makes the node busy: the other calls' answers cannot be trusted to come
+ * back on retry from the same node, so the whole request moves to the next node.
+ */
+function throwIfRateLimited(answer: Uint8Array, retryAfter?: string): Uint8Array {
+  const text = Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength).toString('utf8');
+  if (!text.includes('"error"')) return answer; // the common case: no error to look at
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    return answer; // ethers reports the malformed body
+  }
+  const refused = (Array.isArray(payload) ? payload : [payload]).find((element) => isRateLimitError((element as { error?: unknown } | null)?.error));
+  if (refused === undefined) return answer;
+  const { code, message } = (refused as { error: { code?: unknown; message?: unknown } }).error;
+  throw new EvmNodeError(`rate limited: ${String(message).slice(0, 120)} (code ${String(code)})`, { busy: { retryAfter } });
 }

@@ -12,7 +12,7 @@ import type { TokenToRead } from './accountReader.ts';
 import { ERC20_RULE, planSwapContracts } from './evmAddressRules.ts';
 import type { SwapContracts } from '../../machines/activation.types.ts';
 import type { EvmEndpoint } from './evmNodes.ts';
-import { EVM_NODE_SCHEMES } from './evmNodePlan.ts';
+import { EVM_NODE_SCHEMES, withMulticall } from './evmNodePlan.ts';
 import { planGasStation } from './gasStation.ts';
 import { hasScheme } from '../../actors/platformPlan.ts';
 import { invalidRequest } from '../../spec/errors.ts';
@@ -43,9 +43,10 @@ export function planLegacyEvmEnable(command: EnableActivationCommand, context: P
   if (command.addressFormat !== undefined) {
     throw invalidRequest(`address_format: ${command.ticker} is an EVM coin, whose address has one format; address_format applies to UTXO coins`);
   }
-  const nodes = planUrls(command.ticker, command.urls);
+  const urls = planUrls(command.ticker, command.urls);
   const swapContracts = planSwapContracts(command, { ticker: command.ticker, required: true, fieldPrefix: '' });
-  const { chainId, token } = planChain(command.ticker, context);
+  const { chainId, token, platformEntry } = planChain(command.ticker, context);
+  const nodes = withMulticall(urls, platformEntry);
   const gasStation = planGasStation(command.gasStation, 'gas_station_url');
   const entry = context.platform;
   return {
@@ -70,11 +71,14 @@ function planUrls(ticker: string, urls: readonly string[] | undefined): EvmEndpo
   });
 }
 
-/** The chain id (an ERC20's from its platform entry) and, for an ERC20, its contract to read. */
-function planChain(ticker: string, { platform: entry, platformProtocol: protocol, coins }: PlanContext): { chainId: number; token: TokenToRead | undefined } {
+/** The chain id and platform entry (an ERC20's platform's) and, for an ERC20, its contract to read. */
+function planChain(
+  ticker: string,
+  { platform: entry, platformProtocol: protocol, coins }: PlanContext,
+): { chainId: number; token: TokenToRead | undefined; platformEntry: CoinEntry } {
   if (protocol.type === 'ETH') {
     if (protocol.chainId === undefined) throw invalidRequest(`Failed to activate '${ticker}': chain_id is not set in the coins config`);
-    return { chainId: protocol.chainId, token: undefined };
+    return { chainId: protocol.chainId, token: undefined, platformEntry: entry };
   }
   if (protocol.type !== 'ERC20') throw new Error(`legacy EVM enable planned for a ${protocolTypeName(protocol)} coin`);
   const failed = (why: string) => invalidRequest(`Failed to activate ERC20 token '${ticker}': ${why}`);
@@ -86,5 +90,5 @@ function planChain(ticker: string, { platform: entry, platformProtocol: protocol
   if (parsed.protocol.chainId === undefined) throw failed(`the platform '${protocol.platform}' has no chain_id in the coins config`);
   const contract = ERC20_RULE.contractAddress(protocol.contractAddress);
   if ('problem' in contract) throw failed(`contract_address ${contract.problem}`);
-  return { chainId: parsed.protocol.chainId, token: { ticker, contractAddress: contract.address, decimals: entry.decimals } };
+  return { chainId: parsed.protocol.chainId, token: { ticker, contractAddress: contract.address, decimals: entry.decimals }, platformEntry };
 }

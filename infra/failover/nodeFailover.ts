@@ -1,18 +1,22 @@
 import { setMaxListeners } from 'node:events';
 import type { Clock } from '../../kernel/clock.ts';
+import { busyOf, type BusyNodes } from './busyNodes.ts';
 
 /** Why one node was given up on. `label` is safe to show (origin only, never path or query). */
 export interface NodeFailureReport {
   readonly label: string;
   readonly reason: string;
+  /** The node said "busy" (now or within its `Retry-After`), not "dead". */
+  readonly busy?: boolean;
 }
 
 /** Every node failed; `failures` is in the order they were tried. */
 export class AllNodesFailedError extends Error {
   readonly failures: readonly NodeFailureReport[];
   constructor(failures: readonly NodeFailureReport[]) {
+    const allBusy = failures.length > 0 && failures.every((f) => f.busy === true);
     super(
-      `all ${failures.length} node(s) failed: ${failures.map((f) => `${f.label}: ${f.reason}`).join('; ')}`,
+      `all ${failures.length} node(s) ${allBusy ? 'are busy' : 'failed'}: ${failures.map((f) => `${f.label}: ${f.reason}`).join('; ')}`,
     );
     this.name = 'AllNodesFailedError';
     this.failures = failures;
@@ -37,6 +41,11 @@ export interface FailoverOptions {
   readonly label: (index: number) => string;
   /** Errors that are about the request, not the node, stop the failover (default: none). */
   readonly isFatal?: (error: unknown) => boolean;
+  /**
+   * Nodes that answered "busy" are skipped until their `Retry-After` (`key`: the node's whole URL,
+   * never shown). When every node is busy the failover fails at once rather than waiting.
+   */
+  readonly busy?: { readonly book: BusyNodes; readonly key: (index: number) => string };
 }
 
 /**
@@ -52,6 +61,11 @@ export async function tryNodesInOrder<T>(
   const failures: NodeFailureReport[] = [];
   for (let index = 0; index < count; index++) {
     options.signal?.throwIfAborted();
+    const busyMs = options.busy?.book.busyFor(options.busy.key(index)) ?? 0;
+    if (busyMs > 0) {
+      failures.push({ label: options.label(index), reason: `busy, not asked again for ${seconds(busyMs)} s`, busy: true });
+      continue;
+    }
     const controller = new AbortController();
     // One attempt may run many concurrent requests on this signal (TRON: one per token); it lives
     // only as long as the attempt, so Node's 10-listener leak warning would be a false alarm.
@@ -67,7 +81,13 @@ export async function tryNodesInOrder<T>(
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       if (options.isFatal?.(error)) throw error;
-      failures.push({ label: options.label(index), reason: describe(error) });
+      const busy = busyOf(error);
+      if (busy !== undefined && options.busy !== undefined) {
+        const ms = options.busy.book.markBusy(options.busy.key(index), busy.retryAfter);
+        failures.push({ label: options.label(index), reason: `busy (${describe(error)}), asked again in ${seconds(ms)} s`, busy: true });
+      } else {
+        failures.push({ label: options.label(index), reason: describe(error) });
+      }
     } finally {
       cancelTimer();
       options.signal?.removeEventListener('abort', onOuterAbort);
@@ -93,6 +113,11 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
+}
+
+/** Whole seconds, rounded up (a node busy for 200 ms is not "busy for 0 s"). */
+function seconds(ms: number): number {
+  return Math.ceil(ms / 1000);
 }
 
 function describe(error: unknown): string {

@@ -1,7 +1,8 @@
 /**
  * Reads a TRON account the way docs/compatibility.md §11 describe (`getnowblock`, `getaccount`,
  * `triggerconstantcontract` `balanceOf(address)`), every call issued at once: one round trip of
- * wall time however many tokens.
+ * wall time however many tokens. With a multicall contract (`route`) the token calls go out as
+ * `aggregate3` chunks instead (tronMulticall.ts), falling back to one request per call.
  */
 import type { PlannedToken } from '../../actors/platformPlan.ts';
 import type { PlatformRead } from '../../actors/platformRead.ts';
@@ -9,9 +10,46 @@ import type { AddressRead } from '../../actors/hdScan.ts';
 import { settleRoundTrip, TokenReadError } from '../failover/tokenReadError.ts';
 import { evmToTronBase58 } from '../keys/tronAddress.ts';
 import { int64, TronNodeError, type TronHttp, type TronJson } from './tronHttp.ts';
+import { multicallWords, type ConstantAnswer, type TronMulticallRoute } from './tronMulticall.ts';
 
 /** java-tron result codes that mean the node, not the contract, failed. */
 const NODE_FAILURE_CODES = new Set(['SERVER_BUSY', 'NO_CONNECTION', 'NOT_ENOUGH_EFFECTIVE_CONNECTION', 'OTHER_ERROR']);
+
+/** The token functions read, by TRON `function_selector` and by 4-byte selector (for `aggregate3`). */
+const TOKEN_FUNCTIONS = {
+  balanceOf: { signature: 'balanceOf(address)', selector: '0x70a08231' },
+  decimals: { signature: 'decimals()', selector: '0x313ce567' },
+} as const;
+
+/** One token call: `fn` of `token`, as `owner` (EVM form), with `parameter` (hex, no `0x`). */
+interface TokenCall {
+  readonly token: PlannedToken;
+  readonly fn: keyof typeof TOKEN_FUNCTIONS;
+  readonly owner: string;
+  readonly parameter: string;
+}
+
+/**
+ * The words of `calls`, each as its own promise: through the multicall `route` when given (one
+ * request per chunk), else, or for any call the multicall could not answer, one request per call.
+ */
+function readWords(http: TronHttp, calls: readonly TokenCall[], route: TronMulticallRoute | undefined, signal: AbortSignal): Promise<bigint>[] {
+  const plain = (call: TokenCall) =>
+    constantCall(http, call.token, {
+      owner_address: evmToTronBase58(call.owner),
+      contract_address: call.token.contractAddress,
+      function_selector: TOKEN_FUNCTIONS[call.fn].signature,
+      parameter: call.parameter,
+      visible: true,
+    }, signal);
+  if (route === undefined || calls.length === 0) return calls.map(plain);
+  const items = calls.map((call) => ({ target: call.token.contractAddress, callData: `${TOKEN_FUNCTIONS[call.fn].selector}${call.parameter}` }));
+  const words = multicallWords(http, items, evmToTronBase58(calls[0]!.owner), route, checkConstantAnswer, signal);
+  return calls.map((call, i) => words.then((all) => all[i] ?? plain(call)));
+}
+
+/** balanceOf's argument: the owner's 20 bytes, left-padded to 32. */
+const ownerWord = (owner: string) => owner.slice(2).toLowerCase().padStart(64, '0');
 
 /**
  * Block height, TRX balance and every token balance of `owner` (an EVM-form 20-byte address), all
@@ -24,18 +62,21 @@ export async function readTronAccount(
   tokens: readonly PlannedToken[],
   withBalances: boolean,
   signal: AbortSignal,
+  route?: TronMulticallRoute,
 ): Promise<PlatformRead> {
   const address = evmToTronBase58(owner);
-  const parameter = owner.slice(2).toLowerCase().padStart(64, '0');
-  const call = (token: PlannedToken, selector: string, param = '') =>
-    constantCall(http, token, { owner_address: address, contract_address: token.contractAddress, function_selector: selector, parameter: param, visible: true }, signal);
   const block = http.post('/wallet/getnowblock', {}, signal).then(blockNumber);
   const native = withBalances ? http.post('/wallet/getaccount', { address, visible: true }, signal).then(accountBalance) : undefined;
-  const tokenReads = tokens.map((token) => ({
-    token,
-    balance: withBalances ? call(token, 'balanceOf(address)', parameter) : undefined,
-    decimals: token.decimals === undefined ? call(token, 'decimals()') : undefined,
-  }));
+  const calls = tokens.flatMap((token): TokenCall[] => [
+    ...(withBalances ? [{ token, fn: 'balanceOf' as const, owner, parameter: ownerWord(owner) }] : []),
+    ...(token.decimals === undefined ? [{ token, fn: 'decimals' as const, owner, parameter: '' }] : []),
+  ]);
+  const words = readWords(http, calls, route, signal);
+  const wordOf = (token: PlannedToken, fn: TokenCall['fn']) => {
+    const index = calls.findIndex((c) => c.token === token && c.fn === fn);
+    return index < 0 ? undefined : words[index];
+  };
+  const tokenReads = tokens.map((token) => ({ token, balance: wordOf(token, 'balanceOf'), decimals: wordOf(token, 'decimals') }));
   await settleRoundTrip([block, native, ...tokenReads.flatMap((r) => [r.balance, r.decimals])]);
   return {
     currentBlock: await block,
@@ -60,14 +101,18 @@ export async function readTronAddresses(
   owners: readonly string[],
   tokens: readonly PlannedToken[],
   signal: AbortSignal,
+  route?: TronMulticallRoute,
 ): Promise<{ currentBlock: number; decimals: number[]; addresses: AddressRead[] }> {
-  const call = (token: PlannedToken, owner: string, selector: string, param = '') =>
-    constantCall(http, token, { owner_address: evmToTronBase58(owner), contract_address: token.contractAddress, function_selector: selector, parameter: param, visible: true }, signal);
   const block = http.post('/wallet/getnowblock', {}, signal).then(blockNumber);
-  const decimals = tokens.map((t) => (t.decimals === undefined ? call(t, owners[0] ?? '0x0000000000000000000000000000000000000000', 'decimals()') : Promise.resolve(BigInt(t.decimals))));
-  const perAddress = owners.map((owner) => ({
+  const first = owners[0] ?? '0x0000000000000000000000000000000000000000';
+  const unknownDecimals = tokens.filter((t) => t.decimals === undefined).map((token): TokenCall => ({ token, fn: 'decimals', owner: first, parameter: '' }));
+  const balanceCalls = owners.flatMap((owner) => tokens.map((token): TokenCall => ({ token, fn: 'balanceOf', owner, parameter: ownerWord(owner) })));
+  const words = readWords(http, [...unknownDecimals, ...balanceCalls], route, signal);
+  const decimals = tokens.map((t) => (t.decimals === undefined ? words[unknownDecimals.findIndex((c) => c.token === t)]! : Promise.resolve(BigInt(t.decimals))));
+  const balances = words.slice(unknownDecimals.length);
+  const perAddress = owners.map((owner, o) => ({
     account: http.post('/wallet/getaccount', { address: evmToTronBase58(owner), visible: true }, signal),
-    tokens: tokens.map((t) => call(t, owner, 'balanceOf(address)', owner.slice(2).toLowerCase().padStart(64, '0'))),
+    tokens: tokens.map((_, t) => balances[o * tokens.length + t]!),
   }));
   await settleRoundTrip([block, ...decimals, ...perAddress.flatMap((a) => [a.account, ...a.tokens])]);
   return {
@@ -99,22 +144,30 @@ function accountBalance(answer: TronJson): bigint {
 /** One `triggerconstantcontract` whose result is a single 32-byte word. */
 async function constantCall(http: TronHttp, token: PlannedToken, body: Record<string, unknown>, signal: AbortSignal): Promise<bigint> {
   const fn = String(body['function_selector']);
-  const answer = await http.post('/wallet/triggerconstantcontract', body, signal);
+  const result = checkConstantAnswer(await http.post('/wallet/triggerconstantcontract', body, signal));
+  if ('why' in result) throw new TokenReadError(token.ticker, `${fn} failed at ${token.contractAddress}: ${result.why}`);
+  if (!/^[0-9a-fA-F]{64}/.test(result.hex)) {
+    throw new TokenReadError(token.ticker, `${fn} returned no 32-byte value at ${token.contractAddress}`);
+  }
+  return BigInt(`0x${result.hex.slice(0, 64)}`);
+}
+
+/**
+ * A `triggerconstantcontract` answer: `constant_result[0]` (hex, possibly empty), or why the
+ * contract failed. A result code that means the node failed throws a `TronNodeError`.
+ */
+const checkConstantAnswer: ConstantAnswer = (answer) => {
   const result = (answer['result'] ?? {}) as { result?: unknown; code?: unknown; message?: unknown };
   const message = typeof result.message === 'string' ? hexText(result.message) : undefined;
   if (typeof result.code === 'string' && NODE_FAILURE_CODES.has(result.code)) {
-    throw new TronNodeError(`triggerconstantcontract: ${result.code}${message ? ` ${message}` : ''}`);
+    // java-tron's SERVER_BUSY says "ask later", as HTTP 429 does.
+    const busy = result.code === 'SERVER_BUSY' ? { busy: {} } : {};
+    throw new TronNodeError(`triggerconstantcontract: ${result.code}${message ? ` ${message}` : ''}`, busy);
   }
-  if (result.result !== true || message !== undefined) {
-    const why = message ?? (typeof result.code === 'string' ? result.code : 'no result');
-    throw new TokenReadError(token.ticker, `${fn} failed at ${token.contractAddress}: ${why}`);
-  }
+  if (result.result !== true || message !== undefined) return { why: message ?? (typeof result.code === 'string' ? result.code : 'no result') };
   const word = (answer['constant_result'] as unknown[] | undefined)?.[0];
-  if (typeof word !== 'string' || !/^[0-9a-fA-F]{64}/.test(word)) {
-    throw new TokenReadError(token.ticker, `${fn} returned no 32-byte value at ${token.contractAddress}`);
-  }
-  return BigInt(`0x${word.slice(0, 64)}`);
-}
+  return { hex: typeof word === 'string' ? word : '' };
+};
 
 /** java-tron prints `bytes` fields (such as `result.message`) as hex; plain text passes through. */
 function hexText(value: string): string {

@@ -3,12 +3,15 @@ import { activatedPlatform, balanceFromRead, tokensForBalance } from '../../acto
 import { platformPlan } from '../../actors/platformPlan.ts';
 import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../../kernel/clock.ts';
+import { BusyNodes } from '../failover/busyNodes.ts';
 import { readFromNodes, type NodeList } from '../failover/nodeList.ts';
 import { evmAddress, evmToTronBase58, type KeyProvider } from '../keys/index.ts';
 import { readTronAccount, readTronAddresses } from './tronAccountReader.ts';
 import { activateHdAccount } from '../../actors/hdActivation.ts';
 import { isHdKeyProvider } from '../../actors/ports/keyProvider.ts';
 import { createTronHttp } from './tronHttp.ts';
+import { MulticallSupport } from '../multicall/multicallSupport.ts';
+import type { TronMulticallRoute } from './tronMulticall.ts';
 import { planTronActivation, type TronNode, type TronPlanParams } from './tronPlan.ts';
 import { gatewaySigner, requireGatewaySigner } from '../gatewayProxy/gatewaySigner.ts';
 
@@ -17,11 +20,14 @@ export interface TronFamilyOptions {
   readonly clock: Clock;
   /** Budget of one node before failing over (default 10 s, as for EVM). */
   readonly nodeTimeoutMs?: number;
+  /** Nodes that answered "busy", shared with every family (default: a book of this family's own). */
+  readonly busyNodes?: BusyNodes;
 }
 
-/** Nodes of an active TRX, best first, and the account's 20 bytes in EVM form (for calls). */
+/** Nodes of an active TRX, best first, the account's 20 bytes in EVM form (for calls), its multicall. */
 interface TronConnection extends NodeList<TronNode> {
   readonly owner: string;
+  readonly multicall?: string;
 }
 
 /**
@@ -29,10 +35,14 @@ interface TronConnection extends NodeList<TronNode> {
  * same 20-byte account as EVM, shown as a base58 `T…` address; same results and failover as EVM.
  */
 export function createTronFamily(options: TronFamilyOptions): ChainFamily {
-  const failover = { clock: options.clock, timeoutMs: options.nodeTimeoutMs ?? 10_000 };
+  const failover = { clock: options.clock, timeoutMs: options.nodeTimeoutMs ?? 10_000, busyNodes: options.busyNodes ?? new BusyNodes(options.clock) };
   const proxySigner = gatewaySigner(options.keys, options.clock);
   /** The HTTP client of `node`, signing its requests when a gateway proxy fronts it. */
   const http = (node: TronNode) => createTronHttp(node.url, node.gatewayProxy ? proxySigner() : undefined);
+  /** Which nodes have the configured multicall contract, learned once per node in this session. */
+  const multicallSupport = new MulticallSupport();
+  const route = (node: TronNode, contract: string | undefined): TronMulticallRoute | undefined =>
+    contract === undefined ? undefined : { url: node.url, contract, support: multicallSupport };
 
   return {
     id: ChainFamilyId.Tron,
@@ -60,16 +70,16 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
             const owner = evmAddress(publicKey);
             return { display: evmToTronBase58(owner), owner };
           },
-          read: (owners) => readFromNodes(nodes, signal, failover, (node, nodeSignal) => readTronAddresses(http(node), owners, params.tokens, nodeSignal)),
-          connectionFor: (owner): TronConnection => ({ nodes: nodes.nodes, owner }),
+          read: (owners) => readFromNodes(nodes, signal, failover, (node, nodeSignal) => readTronAddresses(http(node), owners, params.tokens, nodeSignal, route(node, params.multicall))),
+          connectionFor: (owner): TronConnection => ({ nodes: nodes.nodes, owner, ...multicallOf(params) }),
         });
       }
       const pubkey = plan.key?.uncompressedHex ?? (await options.keys.publicKey(params.platform)).uncompressedHex;
       signal.throwIfAborted();
       const owner = evmAddress({ uncompressedHex: pubkey });
-      const connection: TronConnection = { nodes: params.nodes, owner };
+      const connection: TronConnection = { nodes: params.nodes, owner, ...multicallOf(params) };
       const read = await readFromNodes(connection, signal, failover, (node, nodeSignal) =>
-        readTronAccount(http(node), owner, params.tokens, plan.getBalances, nodeSignal),
+        readTronAccount(http(node), owner, params.tokens, plan.getBalances, nodeSignal, route(node, params.multicall)),
       );
       return activatedPlatform(
         {
@@ -90,9 +100,13 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
     async balance(coin: ActivatedCoin, ticker: string, signal: AbortSignal): Promise<Balance> {
       const connection = coin.connection as TronConnection;
       const read = await readFromNodes(connection, signal, failover, (node, nodeSignal) =>
-        readTronAccount(http(node), connection.owner, tokensForBalance(coin, ticker), true, nodeSignal),
+        readTronAccount(http(node), connection.owner, tokensForBalance(coin, ticker), true, nodeSignal, route(node, connection.multicall)),
       );
       return balanceFromRead(coin, ticker, read);
     },
   };
+}
+
+function multicallOf(params: TronPlanParams): { multicall?: string } {
+  return params.multicall === undefined ? {} : { multicall: params.multicall };
 }

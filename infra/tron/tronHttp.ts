@@ -6,6 +6,7 @@
  */
 import type { providers as TronProviders } from 'tronweb';
 import { X_AUTH_PAYLOAD, type ProxySigner } from '../gatewayProxy/proxySign.ts';
+import type { NodeBusy } from '../failover/busyNodes.ts';
 
 type HttpProvider = InstanceType<typeof TronProviders.HttpProvider>;
 
@@ -15,11 +16,17 @@ const loadTronweb = () => (tronweb ??= import('tronweb'));
 
 /** A node failure (refused, HTTP error, busy or rate-limited, malformed answer): try the next node. */
 export class TronNodeError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** Set when the node said "busy" (HTTP 429, a rate-limit `Error`): failover leaves it alone a while. */
+  readonly busy?: NodeBusy;
+  constructor(message: string, options?: { cause?: unknown; busy?: NodeBusy }) {
     super(message, options);
     this.name = 'TronNodeError';
+    if (options?.busy !== undefined) this.busy = options.busy;
   }
 }
+
+/** TronGrid's and java-tron's words for a rate limit (the latter's "frequency limit" answers). */
+const RATE_LIMITED = /rate.?limit|too many requests|frequency limit/i;
 
 /** A JSON object as the node answered it; int64 values beyond 2^53 arrive as digit strings. */
 export type TronJson = Readonly<Record<string, unknown>>;
@@ -59,7 +66,7 @@ export function createTronHttp(url: string, signer?: ProxySigner): TronHttp {
         text = response.data;
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        throw new TronNodeError(`${path}: ${describeHttpError(error)}`, { cause: error });
+        throw new TronNodeError(`${path}: ${describeHttpError(error)}`, { cause: error, ...busyAnswer(error) });
       }
       const json = typeof text === 'string' ? parseJsonExact(text) : undefined;
       if (typeof json !== 'object' || json === null || Array.isArray(json)) {
@@ -68,7 +75,10 @@ export function createTronHttp(url: string, signer?: ProxySigner): TronHttp {
       const answer = json as TronJson;
       // java-tron (and TronGrid when busy or rate limiting) answer HTTP 200 with `{"Error": …}`.
       const nodeError = answer['Error'] ?? answer['error'];
-      if (nodeError !== undefined) throw new TronNodeError(`${path}: ${String(nodeError).slice(0, 200)}`);
+      if (nodeError !== undefined) {
+        const text = String(nodeError).slice(0, 200);
+        throw new TronNodeError(`${path}: ${text}`, RATE_LIMITED.test(text) ? { busy: {} } : {});
+      }
       return answer;
     },
   };
@@ -77,6 +87,16 @@ export function createTronHttp(url: string, signer?: ProxySigner): TronHttp {
 /** `url` joined with `path` by one slash, as tronweb's HTTP client joins them. */
 function endpoint(url: string, path: string): string {
   return `${url.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+/** An HTTP 429 (or any status whose `Error` names a rate limit) is busy, with its `Retry-After`. */
+function busyAnswer(error: unknown): { busy?: NodeBusy } {
+  const response = (error as { response?: { status?: number; data?: unknown; headers?: Record<string, unknown> } }).response;
+  if (response === undefined) return {};
+  const limited = response.status === 429 || (typeof response.data === 'string' && RATE_LIMITED.test(response.data.slice(0, 500)));
+  if (!limited) return {};
+  const retryAfter = response.headers?.['retry-after'];
+  return { busy: typeof retryAfter === 'string' ? { retryAfter } : {} };
 }
 
 function describeHttpError(error: unknown): string {

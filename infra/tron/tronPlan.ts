@@ -1,5 +1,5 @@
 import type { CoinEntry } from '../../spec/coins.ts';
-import { ErrorType, errorSentence, invalidRequest } from '../../spec/errors.ts';
+import { ActivationError, ErrorType, errorSentence, invalidRequest } from '../../spec/errors.ts';
 import type { PlanContext, PlatformActivationCommand } from '../../actors/ports/chainFamily.ts';
 import { planHttpNodes, planTokens, type PlannedToken, type TokenRule } from '../../actors/platformPlan.ts';
 import { KeyPolicy } from '../../machines/activation.types.ts';
@@ -13,6 +13,8 @@ export interface TronPlanParams {
   readonly nodes: readonly TronNode[];
   /** Contract addresses in base58 (`T…`). */
   readonly tokens: readonly PlannedToken[];
+  /** The network's multicall contract (base58), from the entry's `protocol_data.multicall_address`. */
+  readonly multicall?: string;
 }
 
 /** A node's API base URL, and whether a gateway proxy in front of it wants signed requests. */
@@ -52,5 +54,19 @@ export function planTronActivation(command: PlatformActivationCommand, context: 
   command.nodes.forEach((node, index) => {
     if (node.wsUrl !== undefined) throw invalidRequest(`nodes[${index}].ws_url ${urlLabel(node.wsUrl)}: ${why}; send url only`);
   });
-  return { platform: context.platform, decimals: context.platform.decimals ?? 6, nodes, tokens };
+  const multicall = multicallContract(command.ticker, context);
+  return { platform: context.platform, decimals: context.platform.decimals ?? 6, nodes, tokens, ...(multicall === undefined ? {} : { multicall }) };
+}
+
+/** The entry's multicall contract in base58; its shape was checked with the protocol, its checksum here. */
+function multicallContract(ticker: string, context: PlanContext): string | undefined {
+  const protocol = context.platformProtocol;
+  const raw = protocol.type === 'TRX' ? protocol.multicallAddress : undefined;
+  if (raw === undefined) return undefined;
+  const evm = tronToEvmAddress(raw);
+  if (evm === undefined) {
+    const error = 'TRX protocol: protocol_data.multicall_address is not a valid TRON address (bad checksum)';
+    throw new ActivationError(ErrorType.CoinProtocolParseError, `Platform coin ${ticker} protocol parsing failed: ${error}`, { ticker, error });
+  }
+  return evmToTronBase58(evm);
 }

@@ -38,7 +38,13 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
     plan(command: ActivationCommand, context: PlanContext): ActivationPlan {
       if (command.kind === CommandKind.Platform) throw new Error('UTXO coins are not platforms of enable_eth_with_tokens');
       const params = command.kind === CommandKind.Electrum ? planElectrum(command, context) : planNative(command, context);
-      return { ticker: command.ticker, family: ChainFamilyId.Utxo, via: command.via, tokens: [], getBalances: true, params };
+      const qrc20 = params.qrc20;
+      // A QRC20's swap contracts, as validated (kept in its settings and ActivationRequested).
+      const swapContracts =
+        qrc20 === undefined
+          ? {}
+          : { swapContracts: { swapContractAddress: `0x${qrc20.swapContract}`, fallbackSwapContract: qrc20.fallbackSwapContract === undefined ? null : `0x${qrc20.fallbackSwapContract}` } };
+      return { ticker: command.ticker, family: ChainFamilyId.Utxo, via: command.via, tokens: [], getBalances: true, params, ...swapContracts };
     },
 
     async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {

@@ -10,6 +10,7 @@ import type { CoinEntry } from '../../spec/coins.ts';
 import { invalidRequest } from '../../spec/errors.ts';
 import { parseHostPort } from '../electrum/electrumChannel.ts';
 import { resolveAddressPath, type AddressPathRequest } from '../../actors/hdPlan.ts';
+import { requiredConfirmations, requiresNotarization } from '../../actors/coinSettings.ts';
 import type { AddressPath } from '../../actors/ports/keyProvider.ts';
 import { daemonConfPath, type DaemonConfPath } from './daemonConf.ts';
 import { planQrc20SwapContracts, planQrc20Token, qrc20DaemonEntry, type Qrc20PlanParams } from './qrc20Plan.ts';
@@ -112,8 +113,8 @@ function planBase(
     ...(command.pathToAddress === undefined ? {} : { addressPath: resolveAddressPath(entry, command.pathToAddress) }),
     addressRule: rule.rule,
     decimals: entry.decimals ?? 8,
-    requiredConfirmations: command.requiredConfirmations ?? entry.required_confirmations ?? 3,
-    requiresNotarization: command.requiresNotarization ?? entry.requires_notarization ?? false,
+    requiredConfirmations: requiredConfirmations(command.requiredConfirmations, entry),
+    requiresNotarization: requiresNotarization(command.requiresNotarization, entry),
     matureConfirmations: entry.mature_confirmations ?? MATURE_CONFIRMATIONS_DEFAULT,
   };
 }

@@ -8,7 +8,7 @@ import { CommandKind, type GasStationSpec, type PlatformActivationCommand } from
 import type { AddressPathRequest, HdRequest } from '../../actors/hdPlan.ts';
 import type { Static } from '@sinclair/typebox';
 import type { ActivationService } from '../../actors/activationService.ts';
-import { ActivationVia, KeyPolicy } from '../../machines/activation.types.ts';
+import { ActivationVia, KeyPolicy, type SwapV2Contracts } from '../../machines/activation.types.ts';
 import { renderActivationResult } from '../../spec/render/activationResult.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
 import { admitActivation } from './rawActivationRequest.ts';
@@ -35,13 +35,19 @@ export function toPlatformCommand(params: EnableEthWithTokensParams, via: Platfo
       ...(n.ws_url === undefined ? {} : { wsUrl: n.ws_url }),
       ...(n.gateway_proxy === undefined ? {} : { gatewayProxy: n.gateway_proxy }),
     })),
-    tokens: params.erc20_tokens_requests.map((t) => ({ ticker: t.ticker })),
+    tokens: params.erc20_tokens_requests.map((t) => ({
+      ticker: t.ticker,
+      ...(t.required_confirmations === undefined ? {} : { requiredConfirmations: t.required_confirmations }),
+    })),
     getBalances: params.get_balances,
     keyPolicy: policy ?? KeyPolicy.ContextPrivKey,
     ...toSwapContracts(params),
     ...(params.nft_req === undefined ? {} : { nftRequested: true }),
+    ...(params.mm2 === undefined ? {} : { mm2: params.mm2 }),
     hd: toHdRequest(params),
     ...toGasStation(params, 'params.'),
+    ...toSettingsRequest(params),
+    ...(params.swap_v2_contracts === undefined ? {} : { swapV2Contracts: toSwapV2Contracts(params.swap_v2_contracts) }),
   };
 }
 
@@ -73,6 +79,24 @@ export function toGasStation(
       policy: params.gas_station_policy?.policy ?? 'MeanAverageFast',
     },
   };
+}
+
+/** The settings fields every activation method shares, in domain form (absent stays absent: the planner falls back). */
+export function toSettingsRequest(params: {
+  readonly required_confirmations?: number;
+  readonly requires_notarization?: boolean;
+  readonly tx_history?: boolean;
+}): { requiredConfirmations?: number; requiresNotarization?: boolean; txHistory?: boolean } {
+  return {
+    ...(params.required_confirmations === undefined ? {} : { requiredConfirmations: params.required_confirmations }),
+    ...(params.requires_notarization === undefined ? {} : { requiresNotarization: params.requires_notarization }),
+    ...(params.tx_history === undefined ? {} : { txHistory: params.tx_history }),
+  };
+}
+
+/** spec 2.2 SwapV2Contracts in domain form (checked by the EVM family). */
+function toSwapV2Contracts(v2: NonNullable<EnableEthWithTokensParams['swap_v2_contracts']>): SwapV2Contracts {
+  return { takerSwapV2Contract: v2.taker_swap_v2_contract, makerSwapV2Contract: v2.maker_swap_v2_contract, nftMakerSwapV2Contract: v2.nft_maker_swap_v2_contract };
 }
 
 /** The swap contract fields in domain form: `null` is the same as left out (as the reference reads them). */

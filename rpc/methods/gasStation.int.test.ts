@@ -76,6 +76,21 @@ async function refresh(h: Harness): Promise<void> {
   await eventually(() => h.station.hits() === hits + 1 && h.clock.dueIn().join() === String(INTERVAL), 'the refresh to end');
 }
 
+/** `gas_station` of `coin_status`, or the error type when the coin is not enabled. */
+async function gasStationOf(s: Stack, ticker: string): Promise<unknown> {
+  const { status, body } = await s.v2('coin_status', { ticker });
+  return status === 200 ? body.result.gas_station : body.error_type;
+}
+
+/** The default station settings (MeanAverageFast, decimals 8) with a price. */
+const meanAverageFast = (gwei: string, updatedAt: number, stale = false) => ({
+  policy: 'MeanAverageFast',
+  decimals: 8,
+  gas_price_gwei: gwei,
+  updated_at: new Date(updatedAt).toISOString(),
+  stale,
+});
+
 const GWEI = 1_000_000_000n;
 const wei = (gwei: bigint) => String(gwei * GWEI);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -90,9 +105,9 @@ describe('gas station: v2 activation', () => {
       assert.equal(h.station.hits(), 1);
       assert.deepEqual((await coinEventTypes(h.s, 'ETH')).slice(-2), ['CoinActivated', 'GasPriceUpdated']);
       // Average, decimals 9: 860 × 10^9 wei = 860 gwei (spec 4.1's example)
-      const price = { gasPriceWei: wei(860n), gasPriceGwei: '860', updatedAt: iso(h.clock.now()), stale: false };
-      assert.deepEqual(h.s.service.service.gasPrice('ETH'), price);
-      assert.deepEqual(h.s.service.service.gasPrice('USDT-ERC20'), price, 'a token pays gas in its platform coin');
+      const station = { policy: 'Average', decimals: 9, gas_price_gwei: '860', updated_at: iso(h.clock.now()), stale: false };
+      assert.deepEqual(await gasStationOf(h.s, 'ETH'), station);
+      assert.deepEqual(await gasStationOf(h.s, 'USDT-ERC20'), station, 'a token pays gas in its platform coin');
       assert.equal(h.s.service.registry.gasPriceRefreshes, 1);
     } finally {
       await h.stop();
@@ -175,17 +190,16 @@ describe('gas station: refreshed while the coin is active', () => {
       await refresh(h);
       assert.deepEqual(await untilGasEvents(h.s, 'ETH', 2), [`GasPriceUpdated ${wei(75n)}`, `GasPriceUpdated ${wei(90n)}`]);
       const changedAt = h.clock.now();
-      assert.deepEqual(h.s.service.service.gasPrice('ETH'), { gasPriceWei: wei(90n), gasPriceGwei: '90', updatedAt: iso(changedAt), stale: false });
+      assert.deepEqual(await gasStationOf(h.s, 'ETH'), meanAverageFast('90', changedAt));
 
       await refresh(h); // the same price: nothing recorded (the next event proves it)
       h.station.answer(GasStationMode.Error);
       await refresh(h);
-      const staleAt = h.clock.now();
       h.station.answer(GasStationMode.Garbage);
       await refresh(h); // still failing: nothing more
       const origin = new URL(h.station.url).origin;
       assert.deepEqual((await untilGasEvents(h.s, 'ETH', 3)).slice(2), [`GasPriceStale Failed to get the gas price from the gas station ${origin}: HTTP 500 Internal Server Error`]);
-      assert.deepEqual(h.s.service.service.gasPrice('ETH'), { gasPriceWei: wei(90n), gasPriceGwei: '90', updatedAt: iso(changedAt), stale: true, staleSince: iso(staleAt) });
+      assert.deepEqual(await gasStationOf(h.s, 'ETH'), meanAverageFast('90', changedAt, true));
       // a stale station never disables the coin
       assert.deepEqual(await enabledTickers(h.s), ['ETH', 'USDT-ERC20']);
       assert.equal((await h.s.legacy('my_balance', { coin: 'ETH' })).body.balance, '1.2345');
@@ -193,7 +207,7 @@ describe('gas station: refreshed while the coin is active', () => {
       h.station.answer(GasStationMode.Json, { fast: 1200, average: 600 }); // back, at the same price
       await refresh(h);
       assert.deepEqual((await untilGasEvents(h.s, 'ETH', 4)).slice(3), [`GasPriceUpdated ${wei(90n)}`]);
-      assert.deepEqual(h.s.service.service.gasPrice('ETH'), { gasPriceWei: wei(90n), gasPriceGwei: '90', updatedAt: iso(h.clock.now()), stale: false });
+      assert.deepEqual(await gasStationOf(h.s, 'ETH'), meanAverageFast('90', h.clock.now()));
       assert.equal((await gasEvents(h.s, 'ETH')).length, 4);
 
       // passive (its token stays): no refresh, no price, no timer
@@ -204,7 +218,9 @@ describe('gas station: refreshed while the coin is active', () => {
       const hits = h.station.hits();
       h.clock.advance(10 * INTERVAL);
       assert.equal(h.station.hits(), hits);
-      assert.equal(h.s.service.service.gasPrice('USDT-ERC20'), undefined);
+      // the station stays a setting of the coin; without a refresh it has no price to show
+      assert.deepEqual(await gasStationOf(h.s, 'ETH'), { policy: 'MeanAverageFast', decimals: 8 });
+      assert.deepEqual(await gasStationOf(h.s, 'USDT-ERC20'), { policy: 'MeanAverageFast', decimals: 8 });
     } finally {
       await h.stop();
     }
@@ -243,7 +259,7 @@ describe('gas station: refreshed while the coin is active', () => {
       const hits = h.station.hits();
       h.clock.advance(10 * INTERVAL);
       assert.equal(h.station.hits(), hits);
-      assert.equal(h.s.service.service.gasPrice('ETH'), undefined);
+      assert.equal(await gasStationOf(h.s, 'ETH'), 'NoSuchCoin');
       assert.deepEqual((await coinEventTypes(h.s, 'ETH')).slice(-1), ['CoinDisabled']);
     } finally {
       await h.stop();

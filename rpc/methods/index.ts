@@ -1,5 +1,7 @@
 import type { ActivationService } from '../../actors/activationService.ts';
 import type { EnableEthTasks } from '../../actors/enableEthTasks.ts';
+import type { CoinSettingsService } from '../../actors/coinSettingsService.ts';
+import { coinSettingsMethods } from './coinSettings.ts';
 import { enableEthTaskMethods } from './enableEthTask.ts';
 import type { MethodTable } from '../methods.ts';
 import { disableCoinMethod, getEnabledCoinsLegacyMethod, getEnabledCoinsV2Method, myBalanceMethod } from './coinMethods.ts';
@@ -8,7 +10,11 @@ import { legacyEnableMethod } from './legacyEnable.ts';
 import { legacyElectrumMethod } from './legacyElectrum.ts';
 
 /** The service's method tables: `methods` by name, plus legacy forms of names that are also v2. */
-export function buildMethodTables(service: ActivationService, tasks: EnableEthTasks): { methods: MethodTable; legacyMethods: MethodTable } {
+export function buildMethodTables(
+  service: ActivationService,
+  tasks: EnableEthTasks,
+  settings: CoinSettingsService,
+): { methods: MethodTable; legacyMethods: MethodTable } {
   return {
     methods: {
       ...enableEthTaskMethods(tasks, service),
@@ -18,6 +24,7 @@ export function buildMethodTables(service: ActivationService, tasks: EnableEthTa
       my_balance: myBalanceMethod(service),
       enable: legacyEnableMethod(service),
       electrum: legacyElectrumMethod(service),
+      ...coinSettingsMethods(settings),
     },
     legacyMethods: {
       get_enabled_coins: getEnabledCoinsLegacyMethod(service),

@@ -4,7 +4,7 @@ import { CommandKind, type ElectrumActivationCommand, type UtxoMergeSpec } from 
 import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia, type ActivatedCoin } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
-import { toAddressPathRequest, toSwapContracts } from './enableEthWithTokens.ts';
+import { toAddressPathRequest, toSettingsRequest, toSwapContracts } from './enableEthWithTokens.ts';
 import { admitActivation } from './rawActivationRequest.ts';
 
 /** `utxo_merge_params` in domain form (`null` is the same as left out, as the reference reads it). */
@@ -23,8 +23,7 @@ export function toElectrumCommand(params: LegacyElectrumParams): ElectrumActivat
     servers: params.servers?.map((s) => ({ url: s.url, protocol: s.protocol, ...(s.disable_cert_verification ? { disableCertVerification: true } : {}) })),
     ...(params.min_connected === undefined ? {} : { minConnected: params.min_connected }),
     ...(params.max_connected === undefined ? {} : { maxConnected: params.max_connected }),
-    ...(params.required_confirmations === undefined ? {} : { requiredConfirmations: params.required_confirmations }),
-    ...(params.requires_notarization === undefined ? {} : { requiresNotarization: params.requires_notarization }),
+    ...toSettingsRequest(params),
     ...(params.address_format === undefined ? {} : { addressFormat: params.address_format }),
     ...toSwapContracts(params),
     ...toUtxoMergeSpec(params.utxo_merge_params),

@@ -3,7 +3,7 @@ import { CommandKind, type EnableActivationCommand } from '../../actors/ports/ch
 import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
-import { toAddressPathRequest, toGasStation, toSwapContracts } from './enableEthWithTokens.ts';
+import { toAddressPathRequest, toGasStation, toSettingsRequest, toSwapContracts } from './enableEthWithTokens.ts';
 import { renderLegacyActivation, toUtxoMergeSpec } from './legacyElectrum.ts';
 import { admitActivation } from './rawActivationRequest.ts';
 
@@ -19,8 +19,7 @@ export function toEnableCommand(params: LegacyEnableParams): EnableActivationCom
     ...(params.address_format === undefined ? {} : { addressFormat: params.address_format }),
     ...(params.path_to_address === undefined ? {} : { pathToAddress: toAddressPathRequest(params.path_to_address) }),
     ...toGasStation(params, ''),
-    ...(params.required_confirmations === undefined ? {} : { requiredConfirmations: params.required_confirmations }),
-    ...(params.requires_notarization === undefined ? {} : { requiresNotarization: params.requires_notarization }),
+    ...toSettingsRequest(params),
   };
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gweiOf, renderGasPrice } from './gasPrice.ts';
+import { gweiOf } from './gasPrice.ts';
 
 test('gas_price_gwei is the wei price over 10^9, exact, no trailing zeros', () => {
   // 1 gwei = 10^9 wei (by definition of the unit); values beyond 2^53 stay exact
@@ -13,9 +13,4 @@ test('gas_price_gwei is the wei price over 10^9, exact, no trailing zeros', () =
     ['123456789012345678901234567890', '123456789012345678901.23456789'],
   ];
   for (const [wei, gwei] of cases) assert.equal(gweiOf(wei), gwei, wei);
-  assert.deepEqual(renderGasPrice({ gasPriceWei: '75500000000', updatedAt: '2025-01-01T00:00:00.000Z', stale: true }), {
-    gas_price_gwei: '75.5',
-    updated_at: '2025-01-01T00:00:00.000Z',
-    stale: true,
-  });
 });
