@@ -124,7 +124,10 @@ describe('replay (real nats-server)', () => {
     const coin = await historyLines(embeddedLogSource(log.dir), { kind: 'coin', ticker: 'ETH' });
     assert.deepEqual(
       coin.map((l) => l.split(' ')[3]),
-      ['ActivationRequested', 'CoinActivated', 'GasPriceUpdated', 'GasPriceStale', 'TokenDisabled', 'CoinPassivated', 'SessionStarted', 'ActivationRequested', 'CoinActivated', 'GasPriceUpdated', 'GasPriceStale'],
+      [
+        ...['ActivationRequested', 'CoinActivated', 'GasPriceUpdated', 'GasPriceStale', 'TokenDisabled', 'CoinPassivated', 'SessionStarted'],
+        ...['ActivationRequested', 'CoinActivated', 'RequiredConfirmationsSet', 'RequiresNotarizationSet', 'GasPriceUpdated', 'GasPriceStale'],
+      ],
     );
     assert.match(coin[1]!, /^3 \d{4}-\d\d-\d\dT[\d:.]+Z node-h CoinActivated \{"ticker":"ETH",/);
     const task = await historyLines(embeddedLogSource(log.dir), { kind: 'task', taskId: 1 });
