@@ -280,7 +280,11 @@ export class CoinRegistry {
     const actor = createActor(this.#machine, { input: { ticker } });
     actor.on('*', (event) => this.#events.append(ticker, event as DomainEvent));
     // After the transition's events: a refresh's first event follows its coin's CoinActivated.
-    actor.subscribe((snapshot) => this.#gasPrices?.follow(ticker, snapshot.context.attempt, snapshot.matches('active') ? snapshot.context.coin : null));
+    // A passive platform is kept for its tokens, which pay gas in it: its station keeps being read.
+    actor.subscribe((snapshot) => {
+      const enabled = snapshot.matches('active') || snapshot.matches('passive');
+      this.#gasPrices?.follow(ticker, snapshot.context.attempt, enabled ? snapshot.context.coin : null);
+    });
     actor.start();
     this.#actors.set(ticker, actor);
     return actor;

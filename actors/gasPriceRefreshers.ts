@@ -23,8 +23,8 @@ interface Running {
 }
 
 /**
- * One `gasPriceRefresh` actor per active coin that has a gas station, for exactly as long as the
- * coin is active: the registry reports each coin's state after every transition ({@link follow}),
+ * One `gasPriceRefresh` actor per enabled coin that has a gas station, for exactly as long as the
+ * coin is active or passive (a platform kept for its tokens, which pay gas in it): the registry reports each coin's state after every transition ({@link follow}),
  * so disabling, becoming passive and re-activating stop or replace it, and {@link stopAll} (the
  * service stopping) stops them all. A stopped refresh leaves no timer and no read behind.
  */
@@ -39,8 +39,8 @@ export class GasPriceRefreshers {
   }
 
   /**
-   * The coin's state after a transition: `active` with the coin of activation `attempt`, or not
-   * (`coin` null). Starts a refresh for a newly active coin with a station, keeps the one of the
+   * The coin's state after a transition: active or passive with the coin of activation `attempt`,
+   * or neither (`coin` null). Starts a refresh for a newly enabled coin with a station, keeps the one of the
    * same activation (a token disabled, say), stops it otherwise.
    */
   follow(ticker: string, attempt: number, coin: ActivatedCoin | null): void {

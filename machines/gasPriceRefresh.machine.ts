@@ -2,7 +2,7 @@ import { emit, enqueueActions, fromPromise, setup } from 'xstate';
 import type { DomainEvent } from '../spec/events.ts';
 
 /**
- * The gas price of one active coin with a gas station (issue 13), from the price its activation
+ * The gas price of one enabled (active or passive) coin with a gas station (issue 13), from the price its activation
  * read: every `intervalMs` (on the actor system's clock) the station is read again (the invoked
  * `readGasPrice`, provided by `actors/`, which bounds each read by its own timeout). It records
  * what changes, past tense:
@@ -13,7 +13,7 @@ import type { DomainEvent } from '../spec/events.ts';
  * - `GasPriceStale` at the first failed read of a stale period; later failures write nothing. The
  *   last price is kept, and the coin is never disabled for it.
  *
- * It runs as long as its coin is active: stopping the actor cancels the timer and aborts a read.
+ * It runs as long as its coin is active or passive: stopping the actor cancels the timer and aborts a read.
  */
 
 /** A price the station gave: exact wei, and when it answered (ms since the epoch, on the injected clock). */

@@ -16,12 +16,13 @@ describe('nextGasPrice', () => {
     assert.deepEqual(nextGasPrice(old, updated('ETH', '1', '2025-01-01T00:03:00.000Z')), { ...fresh, updatedAt: '2025-01-01T00:03:00.000Z' });
   });
 
-  test('stale without a price stays without one; lifecycle events clear it; a disabled token keeps it', () => {
+  test('stale without a price stays without one; lifecycle events clear it; a disabled token and becoming passive keep it', () => {
     assert.equal(nextGasPrice(undefined, stale('ETH', '2025-01-01T00:01:00.000Z')), undefined);
     const price = nextGasPrice(undefined, updated('ETH', '30000000000'));
     assert.equal(nextGasPrice(price, { type: 'TokenDisabled', data: { ticker: 'USDT-ERC20', platform: 'ETH' } }), price);
+    // a passive platform is still read for its tokens
+    assert.equal(nextGasPrice(price, { type: 'CoinPassivated', data: { ticker: 'ETH', activeTokens: ['USDT-ERC20'] } }), price);
     const clearing: DomainEvent[] = [
-      { type: 'CoinPassivated', data: { ticker: 'ETH', activeTokens: [] } },
       { type: 'CoinDisabled', data: { ticker: 'ETH', tokens: [] } },
       { type: 'CoinActivated', data: activation('ETH') },
       { type: 'ActivationInterrupted', data: { ticker: 'ETH', attempt: 1, sessionId: 's' } },

@@ -25,14 +25,14 @@ const CLEARS = new Set<DomainEvent['type']>([
   'ActivationFailed',
   'ActivationCancelled',
   'ActivationInterrupted',
-  'CoinPassivated',
   'CoinDisabled',
 ]);
 
 /**
  * The one rule of a coin's gas price: its state after `event` of its own stream (`prev` undefined:
- * no price). A refresh runs only while the coin is active, so leaving active (or starting again)
- * clears it; a token disabled on the platform and every other event keep it.
+ * no price). A refresh runs while the coin is active or passive (kept for its tokens, which pay gas
+ * in it), so leaving both (or starting again) clears it; a token disabled on the platform, becoming
+ * passive and every other event keep it.
  */
 export function nextGasPrice(prev: GasPriceState | undefined, event: DomainEvent): GasPriceState | undefined {
   switch (event.type) {

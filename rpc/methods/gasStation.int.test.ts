@@ -178,7 +178,7 @@ describe('gas station: v2 activation', () => {
 });
 
 describe('gas station: refreshed while the coin is active', () => {
-  test('a change is one event; the same price none; failures one stale event, the price kept, the coin enabled; recovery fresh again; passive stops it', async () => {
+  test('a change is one event; the same price none; failures one stale event, the price kept, the coin enabled; recovery fresh again; a passive platform is still read for its tokens, disabling stops it', async () => {
     const h = await harness({ fast: 1000, average: 500 }); // 75 gwei
     try {
       const params = enableEthParams(h.s, ['USDT-ERC20'], { gas_station_url: h.station.url });
@@ -210,17 +210,26 @@ describe('gas station: refreshed while the coin is active', () => {
       assert.deepEqual(await gasStationOf(h.s, 'ETH'), meanAverageFast('90', h.clock.now()));
       assert.equal((await gasEvents(h.s, 'ETH')).length, 4);
 
-      // passive (its token stays): no refresh, no price, no timer
+      // passive (its token stays, and pays gas in ETH): still refreshed, the price shown for both
       assert.equal((await h.s.legacy('disable_coin', { coin: 'ETH' })).status, 200);
       assert.equal(h.s.service.registry.view('ETH').state, 'passive');
+      assert.equal(h.s.service.registry.gasPriceRefreshes, 1);
+      h.station.answer(GasStationMode.Json, { fast: 40, average: 20 }); // 3 gwei
+      await refresh(h);
+      assert.deepEqual((await untilGasEvents(h.s, 'ETH', 5)).slice(4), [`GasPriceUpdated ${wei(3n)}`]);
+      const passiveAt = h.clock.now();
+      assert.deepEqual(await gasStationOf(h.s, 'USDT-ERC20'), meanAverageFast('3', passiveAt));
+      assert.deepEqual(await gasStationOf(h.s, 'ETH'), meanAverageFast('3', passiveAt));
+
+      // the last token disabled: the passive platform goes, and its refresh with it
+      assert.equal((await h.s.legacy('disable_coin', { coin: 'USDT-ERC20' })).status, 200);
+      assert.equal(h.s.service.registry.view('ETH').state, 'inactive');
       assert.equal(h.s.service.registry.gasPriceRefreshes, 0);
       assert.deepEqual(h.clock.dueIn(), []);
       const hits = h.station.hits();
       h.clock.advance(10 * INTERVAL);
       assert.equal(h.station.hits(), hits);
-      // the station stays a setting of the coin; without a refresh it has no price to show
-      assert.deepEqual(await gasStationOf(h.s, 'ETH'), { policy: 'MeanAverageFast', decimals: 8 });
-      assert.deepEqual(await gasStationOf(h.s, 'USDT-ERC20'), { policy: 'MeanAverageFast', decimals: 8 });
+      assert.equal(await gasStationOf(h.s, 'USDT-ERC20'), 'NoSuchCoin');
     } finally {
       await h.stop();
     }
