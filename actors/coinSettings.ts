@@ -61,6 +61,7 @@ export function planSettings(request: SettingsRequest, entry: CoinEntry, coins: 
     swapV2Contracts: plan.swapV2Contracts ?? null,
     gasStation: gasStationSetting(request.gasStation),
     txHistory: request.txHistory ?? false,
+    ...(plan.electrumConnections === undefined ? {} : { electrumConnections: { ...plan.electrumConnections } }),
   };
   const requestedTokens = new Map((request.tokens ?? []).map((t) => [t.ticker, t.requiredConfirmations]));
   const tokens = Object.fromEntries(

@@ -2,7 +2,7 @@ import { formatAmount } from '../spec/amount.ts';
 import type { ActivatedTokenInfo, ActivationSummary, BalanceInfo } from '../spec/events.ts';
 export type { ActivationSummary } from '../spec/events.ts';
 import type { DerivationMethod } from '../spec/derivationMethod.ts';
-import type { CoinSettings, SettingChange, SwapV2ContractsSetting } from '../spec/coinSettings.ts';
+import type { CoinSettings, ElectrumConnectionsSetting, SettingChange, SwapV2ContractsSetting } from '../spec/coinSettings.ts';
 export type { CoinSettings, SettingChange } from '../spec/coinSettings.ts';
 
 /** Chain families the service can activate; each is one adapter behind the `ChainFamily` port. */
@@ -80,6 +80,9 @@ export interface PlannedSettings {
 }
 
 /** A validated activation: everything checked that can be checked without the chain. */
+/** `min_connected` / `max_connected` of a legacy `electrum` activation, defaults applied. */
+export type ElectrumConnections = ElectrumConnectionsSetting;
+
 export interface ActivationPlan {
   readonly ticker: string;
   readonly family: ChainFamilyId;
@@ -96,6 +99,8 @@ export interface ActivationPlan {
   readonly swapContracts?: SwapContracts;
   /** EVM coins: the swap v2 contracts of the request, when given (validated by the family). */
   readonly swapV2Contracts?: SwapV2Contracts;
+  /** Legacy `electrum`: how many of its servers the coin keeps connected (spec 4.6), as validated. */
+  readonly electrumConnections?: ElectrumConnections;
   /** The settings the coin and its tokens keep (the planner decides them once; tests may leave them out). */
   readonly settings?: PlannedSettings;
 }

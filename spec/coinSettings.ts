@@ -25,6 +25,13 @@ export const GasStationSetting = Type.Object({
 });
 export type GasStationSetting = Static<typeof GasStationSetting>;
 
+/** How many of its electrum servers a coin keeps connected (legacy `electrum`, spec 4.6). */
+export const ElectrumConnectionsSetting = Type.Object({
+  minConnected: Type.Integer({ minimum: 1 }),
+  maxConnected: Type.Integer({ minimum: 1 }),
+});
+export type ElectrumConnectionsSetting = Static<typeof ElectrumConnectionsSetting>;
+
 /** One coin's settings (a platform, a coin on its own, or a token). */
 export const CoinSettings = Type.Object({
   /** Confirmations to wait during swap steps: request, else the coins entry, else 3 (a token: its own request, its entry, its platform's). */
@@ -43,6 +50,11 @@ export const CoinSettings = Type.Object({
   gasStation: Type.Union([GasStationSetting, Type.Null()]),
   /** As the request gave it; no history is served yet (docs/rpc.md). A token has its platform's. */
   txHistory: Type.Boolean(),
+  /**
+   * Legacy `electrum` coins: `min_connected` (default 1) and `max_connected` (default: every server
+   * given). Absent for other methods, and in logs written before it was kept.
+   */
+  electrumConnections: Type.Optional(ElectrumConnectionsSetting),
 });
 export type CoinSettings = Static<typeof CoinSettings>;
 

@@ -47,6 +47,8 @@ export const CoinStatusResult = Type.Object({
   swap_v2_contracts: Type.Optional(SwapV2ContractsWire),
   tx_history: Type.Boolean(),
   gas_station: Type.Optional(GasStationWire),
+  /** Legacy `electrum` coins: how many of the given servers it keeps connected (spec 4.6). */
+  electrum_connections: Type.Optional(Type.Object({ min_connected: Type.Integer({ minimum: 1 }), max_connected: Type.Integer({ minimum: 1 }) })),
   /** Platforms only: the enabled tokens' tickers. */
   tokens: Type.Optional(Type.Array(Type.String())),
   activated_at: Type.String(),

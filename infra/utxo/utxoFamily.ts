@@ -44,7 +44,8 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
         qrc20 === undefined
           ? {}
           : { swapContracts: { swapContractAddress: `0x${qrc20.swapContract}`, fallbackSwapContract: qrc20.fallbackSwapContract === undefined ? null : `0x${qrc20.fallbackSwapContract}` } };
-      return { ticker: command.ticker, family: ChainFamilyId.Utxo, via: command.via, tokens: [], getBalances: true, params, ...swapContracts };
+      const connections = params.mode === 'electrum' ? { electrumConnections: { minConnected: params.minConnected, maxConnected: params.maxConnected } } : {};
+      return { ticker: command.ticker, family: ChainFamilyId.Utxo, via: command.via, tokens: [], getBalances: true, params, ...swapContracts, ...connections };
     },
 
     async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {

@@ -89,6 +89,8 @@ describe('legacy electrum against the devnet Electrum server (litecoind regtest)
         mature_confirmations: 100,
       });
       assert.deepEqual((await s.legacy('get_enabled_coins')).body.result, [{ ticker: COIN, address }]);
+      // the defaults of min_connected (1) and max_connected (every server given) are kept and shown
+      assert.deepEqual((await s.v2('coin_status', { ticker: COIN })).body.result.electrum_connections, { min_connected: 1, max_connected: 1 });
       assert.deepEqual((await s.legacy('my_balance', { coin: COIN })).body, {
         coin: COIN,
         balance: formatAmount(FUNDED + PENDING, 8),
@@ -224,6 +226,11 @@ describe('legacy electrum against the devnet Electrum server (litecoind regtest)
       assert.equal(status, 200, JSON.stringify(body));
       await eventually(() => a!.connections() === 1 && b!.connections() === 1, 'two connections, in priority order');
       assert.equal(c!.connections(), 0, 'max_connected 2: the third server is not used');
+      // kept as the coin's settings: coin_status, and CoinActivated (so the KV value and a replay)
+      assert.deepEqual((await s.v2('coin_status', { ticker: COIN })).body.result.electrum_connections, { min_connected: 2, max_connected: 2 });
+      let settings: unknown;
+      for await (const e of s.service.log.read()) if (e.type === 'CoinActivated') settings = e.data.settings?.electrumConnections;
+      assert.deepEqual(settings, { minConnected: 2, maxConnected: 2 });
       assert.deepEqual((await s.legacy('disable_coin', { coin: COIN })).body, { result: { coin: COIN, cancelled_orders: [], passivized: false } });
       await eventually(() => a!.openSessions() === 0 && b!.openSessions() === 0, 'both connections closed by disable_coin');
       // a fresh activation opens new connections: the old ones were closed, not reused

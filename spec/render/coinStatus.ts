@@ -61,6 +61,9 @@ export function renderCoinStatus(view: CoinStatusView): CoinStatusResult {
             ...(price === undefined ? {} : { gas_price_gwei: price.gasPriceGwei, updated_at: price.updatedAt, stale: price.stale }),
           },
         }),
+    ...(s.electrumConnections === undefined
+      ? {}
+      : { electrum_connections: { min_connected: s.electrumConnections.minConnected, max_connected: s.electrumConnections.maxConnected } }),
     ...(view.tokens === undefined ? {} : { tokens: [...view.tokens] }),
     activated_at: view.activatedAt,
   };
