@@ -40,7 +40,7 @@ const topicAddress = (topic: string) => getAddress(`0x${topic.slice(26)}`).toLow
 /** Every NFT holding on the chain now, by contract, token id and holder (zero balances left out). */
 export async function chainHoldings(request: EvmRequest): Promise<ChainHolding[]> {
   const logs = (await request('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', topics: [[TRANSFER_721, TRANSFER_SINGLE, TRANSFER_BATCH]] }])) as Log[];
-  const balances = new Map<string, { contract: string; tokenId: bigint; type: 'ERC721' | 'ERC1155'; holder: string; amount: bigint; block: number; minted: number }>();
+  const balances = new Map<string, { contract: string; tokenId: bigint; type: 'ERC721' | 'ERC1155'; holder: string; amount: bigint; block: number }>();
   const minted = new Map<string, number>();
   const move = (contract: string, type: 'ERC721' | 'ERC1155', from: string, to: string, tokenId: bigint, amount: bigint, block: number) => {
     const token = `${contract},${tokenId}`;
@@ -48,7 +48,7 @@ export async function chainHoldings(request: EvmRequest): Promise<ChainHolding[]
     for (const [holder, delta] of [[from, -amount], [to, amount]] as const) {
       if (holder === ZERO) continue;
       const key = `${token},${holder}`;
-      const prev = balances.get(key) ?? { contract, tokenId, type, holder, amount: 0n, block, minted: 0 };
+      const prev = balances.get(key) ?? { contract, tokenId, type, holder, amount: 0n, block };
       balances.set(key, { ...prev, amount: prev.amount + delta, block });
     }
   };
