@@ -71,3 +71,13 @@ test('defaults: no notarization, no history, no station, no contracts', () => {
     txHistory: false,
   });
 });
+
+test('nft_req: the platform keeps its indexer by origin and proxy flag, never the URL; tokens keep none', () => {
+  const plan = fakePlan('ETH', ['USDT-ERC20']);
+  const nft = { url: 'https://nft.example:8443/moralis?key=SECRET', gatewayProxy: true };
+  const { coin, tokens } = planSettings({ nft }, entries.ETH!, coins, plan);
+  assert.deepEqual(coin.nftIndexer, { origin: 'https://nft.example:8443', gatewayProxy: true });
+  assert.equal('nftIndexer' in tokens['USDT-ERC20']!, false);
+  assert.doesNotMatch(JSON.stringify({ coin, tokens }), /SECRET|moralis/);
+  assert.equal('nftIndexer' in planSettings({}, entries.ETH!, coins, plan).coin, false, 'absent without nft_req');
+});

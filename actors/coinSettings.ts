@@ -7,7 +7,7 @@ import type { CoinSettings, GasStationSetting } from '../spec/coinSettings.ts';
 import { urlLabel } from '../kernel/urlLabel.ts';
 import type { ActivationPlan, PlannedSettings } from '../machines/activation.types.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
-import type { GasStationSpec } from './ports/chainFamily.ts';
+import type { GasStationSpec, NftIndexerSpec } from './ports/chainFamily.ts';
 
 /** Confirmations when neither the request nor the coins entry gives any (spec 8). @default 3 */
 export const DEFAULT_REQUIRED_CONFIRMATIONS = 3;
@@ -19,6 +19,8 @@ export interface SettingsRequest {
   readonly mm2?: number;
   readonly txHistory?: boolean;
   readonly gasStation?: GasStationSpec;
+  /** `nft_req` (platforms only: tokens keep no indexer). */
+  readonly nft?: NftIndexerSpec;
   /** Per token: its own `required_confirmations`, which wins for that token. */
   readonly tokens?: readonly { readonly ticker: string; readonly requiredConfirmations?: number }[];
 }
@@ -62,13 +64,15 @@ export function planSettings(request: SettingsRequest, entry: CoinEntry, coins: 
     gasStation: gasStationSetting(request.gasStation),
     txHistory: request.txHistory ?? false,
     ...(plan.electrumConnections === undefined ? {} : { electrumConnections: { ...plan.electrumConnections } }),
+    ...(request.nft === undefined ? {} : { nftIndexer: { origin: urlLabel(request.nft.url), gatewayProxy: request.nft.gatewayProxy } }),
   };
   const requestedTokens = new Map((request.tokens ?? []).map((t) => [t.ticker, t.requiredConfirmations]));
   const tokens = Object.fromEntries(
     plan.tokens.map((ticker) => {
       const tokenEntry = coins.find(ticker);
+      const { nftIndexer: _platformOnly, ...inherited } = coin;
       const settings: CoinSettings = {
-        ...coin,
+        ...inherited,
         requiredConfirmations: requiredConfirmations(requestedTokens.get(ticker), tokenEntry, coin.requiredConfirmations),
         mm2: mm2Of(undefined, tokenEntry),
         walletOnly: tokenEntry?.wallet_only === true,

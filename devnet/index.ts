@@ -29,3 +29,5 @@ export { devnetTls, type DevnetTls, type TlsKeyPair } from './electrum/devnetTls
 export { addressScriptHash, scriptHashOf } from './electrum/hashes.ts';
 export { connectElectrum, ElectrumCallError, type ElectrumTestClient } from './electrum/electrumTestClient.ts';
 export { startGasStation, GasStationMode, type GasStation, type GasStationOptions } from './gasStation/gasStation.ts';
+export { deployTestNfts, type TestNfts } from './evm/testNfts.ts';
+export { startNftIndexer, NftIndexerMode, type NftIndexer, type NftIndexerOptions, type NftIndexerRequest } from './nftIndexer/nftIndexer.ts';

@@ -2,6 +2,7 @@ import { formatAmount } from '../spec/amount.ts';
 import type { ActivatedTokenInfo, ActivationSummary, BalanceInfo } from '../spec/events.ts';
 export type { ActivationSummary } from '../spec/events.ts';
 import type { DerivationMethod } from '../spec/derivationMethod.ts';
+import type { NftHolding } from '../spec/nft.ts';
 import type { CoinSettings, ElectrumConnectionsSetting, SettingChange, SwapV2ContractsSetting } from '../spec/coinSettings.ts';
 export type { CoinSettings, SettingChange } from '../spec/coinSettings.ts';
 
@@ -162,6 +163,8 @@ export interface ActivatedCoin {
   readonly lockedBySwaps?: bigint;
   /** The coin's settings, once its machine has taken them from the plan (they change with set_* commands). */
   readonly settings?: CoinSettings;
+  /** EVM platforms activated with `nft_req`: the NFTs its indexer listed for the address. */
+  readonly nfts?: readonly NftHolding[];
   /** Opaque handle the family uses for later reads (e.g. `my_balance`). Not part of any event. */
   readonly connection: unknown;
 }
@@ -233,6 +236,7 @@ export function summarizeActivation(coin: ActivatedCoin, attempt: number): Activ
   if (coin.derivationPath !== undefined) data.derivationPath = coin.derivationPath;
   if (coin.hd !== undefined) data.hd = summarizeHd(coin, coin.hd);
   if (coin.settings !== undefined) data.settings = coin.settings;
+  if (coin.nfts !== undefined) data.nfts = [...coin.nfts];
   return data;
 }
 

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BalanceInfo } from './enableEthWithTokens.ts';
 import { compile } from './validate.ts';
+import { NftsInfos } from './nft.ts';
 
 const BalanceMap = Type.Record(Type.String(), BalanceInfo);
 
@@ -25,7 +26,7 @@ export const HdActivationResult = Type.Object({
   current_block: Type.Integer({ minimum: 0 }),
   ticker: Type.String(),
   wallet_balance: Type.Object({ wallet_type: Type.Literal('HD'), accounts: Type.Array(HdAccountInfo) }),
-  nfts_infos: Type.Record(Type.String(), Type.Unknown()),
+  nfts_infos: NftsInfos,
 });
 export type HdActivationResult = Static<typeof HdActivationResult>;
 export const hdActivationResult = compile(HdActivationResult);

@@ -31,6 +31,12 @@ export const ElectrumConnectionsSetting = Type.Object({
   maxConnected: Type.Integer({ minimum: 1 }),
 });
 export type ElectrumConnectionsSetting = Static<typeof ElectrumConnectionsSetting>;
+/** The NFT indexer of `nft_req` (spec 2.2 NftProvider): its origin only (never the full URL) and its proxy flag. */
+export const NftIndexerSetting = Type.Object({
+  origin: Type.String(),
+  gatewayProxy: Type.Boolean(),
+});
+export type NftIndexerSetting = Static<typeof NftIndexerSetting>;
 
 /** One coin's settings (a platform, a coin on its own, or a token). */
 export const CoinSettings = Type.Object({
@@ -55,6 +61,8 @@ export const CoinSettings = Type.Object({
    * given). Absent for other methods, and in logs written before it was kept.
    */
   electrumConnections: Type.Optional(ElectrumConnectionsSetting),
+  /** A platform activated with `nft_req`: the indexer it listed NFTs from; absent otherwise (and on tokens). */
+  nftIndexer: Type.Optional(NftIndexerSetting),
 });
 export type CoinSettings = Static<typeof CoinSettings>;
 

@@ -49,6 +49,8 @@ export const CoinStatusResult = Type.Object({
   gas_station: Type.Optional(GasStationWire),
   /** Legacy `electrum` coins: how many of the given servers it keeps connected (spec 4.6). */
   electrum_connections: Type.Optional(Type.Object({ min_connected: Type.Integer({ minimum: 1 }), max_connected: Type.Integer({ minimum: 1 }) })),
+  /** A platform activated with `nft_req`: the NFT indexer by its origin only, and whether its requests are signed. */
+  nft_indexer: Type.Optional(Type.Object({ origin: Type.String(), gateway_proxy: Type.Boolean() })),
   /** Platforms only: the enabled tokens' tickers. */
   tokens: Type.Optional(Type.Array(Type.String())),
   activated_at: Type.String(),

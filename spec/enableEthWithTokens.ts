@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { compile } from './validate.ts';
+import { NftProvider, NftsInfos } from './nft.ts';
 
 /** A field a client may also send as `null`, which means the same as leaving it out (as the reference reads it). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -77,7 +78,8 @@ export const EnableEthWithTokensParams = Type.Object({
   requires_notarization: Type.Optional(Type.Boolean()),
   rpc_mode: Type.Union([Type.Literal('Default'), Type.Literal('BrowserWallet')], { default: 'Default' }),
   priv_key_policy: Type.Optional(PrivKeyPolicy),
-  nft_req: Type.Optional(Type.Object({ type: Type.Literal('NftIndexer'), info: Type.Object({ url: Type.String() }) })),
+  // Non-HD EVM platforms only (the family refuses it elsewhere, naming the field).
+  nft_req: Type.Optional(NftProvider),
   // HD only (issue: HD wallets); accepted and ignored by an Iguana key.
   gap_limit: Type.Optional(Type.Integer({ minimum: 0 })),
   min_addresses_number: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -105,7 +107,7 @@ export const EnableEthWithTokensResult = Type.Object({
   current_block: Type.Integer({ minimum: 0 }),
   eth_addresses_infos: Type.Record(Type.String(), AddressInfo),
   erc20_addresses_infos: Type.Record(Type.String(), AddressInfo),
-  nfts_infos: Type.Record(Type.String(), Type.Unknown()),
+  nfts_infos: NftsInfos,
 });
 export type EnableEthWithTokensResult = Static<typeof EnableEthWithTokensResult>;
 export const enableEthWithTokensResult = compile(EnableEthWithTokensResult);

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { compile } from './validate.ts';
 import { CoinSettings } from './coinSettings.ts';
+import { NftHolding } from './nft.ts';
 
 /**
  * Domain events: the audit trail of the service. Every state change of an activation actor is one
@@ -87,6 +88,8 @@ export const CoinActivated = event(
     hd: Type.Optional(HdListing),
     /** The coin's settings (issue 13); absent in events written before they were kept. */
     settings: Type.Optional(CoinSettings),
+    /** The NFTs the `nft_req` indexer listed (rendered as `nfts_infos`); absent without `nft_req`. */
+    nfts: Type.Optional(Type.Array(NftHolding)),
   }),
 );
 export const ActivationFailed = event(

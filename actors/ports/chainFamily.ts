@@ -37,8 +37,8 @@ export interface PlatformActivationCommand {
   /** EVM swap contracts (required there, omitted for TRON); checked by the family. */
   readonly swapContractAddress?: string;
   readonly fallbackSwapContract?: string;
-  /** `nft_req` was given (EVM ignores it here; TRON refuses it). */
-  readonly nftRequested?: boolean;
+  /** `nft_req`: list the wallet's NFTs from this indexer (non-HD EVM platforms; others refuse it). */
+  readonly nft?: NftIndexerSpec;
   /** HD mode only: the enabled address and how to scan (ignored by an Iguana key). */
   readonly hd?: HdRequest;
   /** The platform's gas station (EVM; its tokens pay gas in the platform coin, so they share it). */
@@ -90,6 +90,13 @@ export interface ElectrumActivationCommand {
   readonly pathToAddress?: AddressPathRequest;
   /** `utxo_merge_params`, when given (refused: see {@link UtxoMergeSpec}). */
   readonly utxoMerge?: UtxoMergeSpec;
+}
+
+/** An NFT indexer (spec 2.2 NftProvider, `nft_req.info`). */
+export interface NftIndexerSpec {
+  readonly url: string;
+  /** Sign its requests with the node's gateway-proxy identity. @default false */
+  readonly gatewayProxy: boolean;
 }
 
 /** A gas station to price EVM transactions from (spec 4.1, 4.5, 4.7). */

@@ -4,6 +4,7 @@ import { evmToTronBase58 } from '../../infra/keys/index.ts';
 import { DEV_LTC_COIN, DEV_LTC_LITOSHIS, type DevUtxo } from './devUtxo.ts';
 import type { EvmDevnet } from '../evm/evmDevnet.ts';
 import type { TronNode } from '../tron/tronNode.ts';
+import type { NftIndexer } from '../nftIndexer/nftIndexer.ts';
 
 /** Placeholder swap contract for the printed requests (activation does not call it). */
 const DEV_SWAP_CONTRACT = '0x24ABE4c71FC658C91313b6552cd40cD808b3Ea80';
@@ -13,6 +14,7 @@ export interface BannerFacts {
   readonly devnet: EvmDevnet;
   readonly tron: TronNode;
   readonly utxo: DevUtxo;
+  readonly nftIndexer: NftIndexer;
   readonly password: string;
   /** The wallet's EVM address. */
   readonly address: string;
@@ -20,7 +22,7 @@ export interface BannerFacts {
 }
 
 /** Human-readable lines: endpoints, the wallet, and one pasteable command per activation method. */
-export function banner({ url, devnet, tron, utxo, password, address, confPath }: BannerFacts): string {
+export function banner({ url, devnet, tron, utxo, nftIndexer, password, address, confPath }: BannerFacts): string {
   const v2 = (method: string, params: unknown) => ({ userpass: password, mmrpc: '2.0', method, params });
   const activateEth = v2('enable_eth_with_tokens', {
     ticker: 'ETH',
@@ -28,6 +30,7 @@ export function banner({ url, devnet, tron, utxo, password, address, confPath }:
     swap_contract_address: DEV_SWAP_CONTRACT,
     fallback_swap_contract: DEV_SWAP_CONTRACT,
     erc20_tokens_requests: devnet.tokens.map((t) => ({ ticker: `${t.symbol}-ERC20` })),
+    nft_req: { type: 'NftIndexer', info: { url: nftIndexer.url } },
   });
   const activateTrx = v2('enable_eth_with_tokens', { ticker: 'TRX', nodes: [{ url: tron.url }], erc20_tokens_requests: [{ ticker: 'USDT-TRC20' }] });
   const q = (body: unknown) => `curl -s ${url} -d '${JSON.stringify(body)}'`;
@@ -48,11 +51,12 @@ export function banner({ url, devnet, tron, utxo, password, address, confPath }:
     `  EVM devnet     ${devnet.url} (chain id ${devnet.chainId}, in-process, 127.0.0.1 only)`,
     `  TRON node      ${tron.url} (HTTP API over the same chain: 1 SUN = 1 wei, the ERC20s are also TRC20s)`,
     ...utxoLines,
-    `  wallet         ${address} (10 ETH, 25000 USDT-ERC20, 1500.5 DAI-ERC20)`,
+    `  NFT indexer    ${nftIndexer.url} (over the same chain's transfer logs)`,
+    `  wallet         ${address} (10 ETH, 25000 USDT-ERC20, 1500.5 DAI-ERC20, an ERC721 NFT and 5 of an ERC1155 one)`,
     `                 ${evmToTronBase58(address)} on TRON (the same account: 10000000000000 TRX, 25000 USDT-TRC20)`,
     `  config         ${confPath} (delete its folder to reset)`,
     '',
-    'Activate ETH with its tokens:',
+    'Activate ETH with its tokens and list its NFTs:',
     `  ${q(activateEth)}`,
     'Activate TRX with a TRC20 (wallet-only: no swap contracts):',
     `  ${q(activateTrx)}`,

@@ -25,6 +25,11 @@ test('dev mode serves a devnet and prints curl commands that activate ETH with t
       'DAI-ERC20': { spendable: '1500.5', unspendable: '0' },
     });
     assert.deepEqual(activated.result.eth_addresses_infos[dev.address].balances, { spendable: '10', unspendable: '0' });
+    assert.deepEqual(
+      Object.values(activated.result.nfts_infos).map((n: any) => `${n.contract_type} ${n.token_id} ${n.amount}`).sort(),
+      ['ERC1155 1 5', 'ERC721 1 1'],
+      'the NFTs dev mode minted to the wallet',
+    );
     const trx = await call(1);
     const tronAddress = evmToTronBase58(dev.address);
     assert.deepEqual(trx.result.eth_addresses_infos[tronAddress].balances, { spendable: '10000000000000', unspendable: '0' });

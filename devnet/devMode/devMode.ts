@@ -7,7 +7,7 @@ import { createIguanaKeyProvider, evmAddress, hash160 } from '../../infra/keys/i
 import { DEV_LTC_COIN, startDevUtxo, startPreferringPort, type DevUtxo } from './devUtxo.ts';
 import { banner } from './devBanner.ts';
 import { startService, type RunningService } from '../../service.ts';
-import { startEvmDevnet, startTronNode, type EvmDevnet, type TronNode } from '../index.ts';
+import { deployTestNfts, startEvmDevnet, startNftIndexer, startTronNode, type EvmDevnet, type NftIndexer, type TronNode } from '../index.ts';
 import { devnetCoins } from './devnetCoins.ts';
 
 /** Tokens the dev chain deploys and mints to the dev wallet. */
@@ -23,6 +23,8 @@ export interface DevMode {
   readonly tron: TronNode;
   /** litecoind regtest + the devnet Electrum server, when litecoind is installed. */
   readonly utxo: DevUtxo;
+  /** An NFT indexer over the chain, which holds an ERC721 and an ERC1155 NFT of the wallet. */
+  readonly nftIndexer: NftIndexer;
   readonly service: RunningService;
   readonly password: string;
   readonly address: string;
@@ -64,7 +66,12 @@ export async function startDevMode(options: {
   const devnet = await startPreferringPort((port) => startEvmDevnet({ ...devnetOptions, port }), options.devnetPort ?? 8545, options.devnetPort !== undefined);
   let tron: TronNode | undefined;
   let utxo: DevUtxo | undefined;
+  let nftIndexer: NftIndexer | undefined;
   try {
+    const nfts = await deployTestNfts(devnet.request, devnet.deployer);
+    await nfts.mint721(address, 1n);
+    await nfts.mint1155(address, 1n, 5n);
+    nftIndexer = await startNftIndexer({ evm: devnet });
     tron = await startPreferringPort((port) => startTronNode({ evm: devnet, port }), options.tronPort ?? 8090, options.tronPort !== undefined);
     const publicKey = await keys.publicKey({ coin: DEV_LTC_COIN.coin });
     utxo = await startDevUtxo(Buffer.from(hash160(publicKey.compressed)).toString('hex'), options.electrumPort ?? 50001);
@@ -77,23 +84,24 @@ export async function startDevMode(options: {
     );
     const config = await loadNodeConfig({ env: { MM_CONF_PATH: confPath } });
     const service = await startService({ config, ...(options.listenPort === undefined ? {} : { port: options.listenPort }) });
-    const [node, ltc] = [tron, utxo];
+    const [node, ltc, indexer] = [tron, utxo, nftIndexer];
     return {
       devnet,
       tron: node,
       utxo: ltc,
+      nftIndexer: indexer,
       service,
       password: secrets.rpc_password,
       address,
-      banner: banner({ url: service.url, devnet, tron: node, utxo: ltc, password: secrets.rpc_password, address, confPath }),
+      banner: banner({ url: service.url, devnet, tron: node, utxo: ltc, nftIndexer: indexer, password: secrets.rpc_password, address, confPath }),
       async stop() {
         await service.stop();
-        await Promise.all([node.stop(), ltc.stop()]);
+        await Promise.all([node.stop(), ltc.stop(), indexer.stop()]);
         await devnet.stop();
       },
     };
   } catch (error) {
-    await Promise.all([tron?.stop(), utxo?.stop()]);
+    await Promise.all([tron?.stop(), utxo?.stop(), nftIndexer?.stop()]);
     await devnet.stop();
     throw error;
   }

@@ -52,3 +52,20 @@ test('a task event before its TaskCreated is ignored', () => {
   const s = new EventScript('n1');
   assert.equal(nextTaskStatus(undefined, s.task(1, { type: 'TaskProgressed', data: { taskId: 1, status: 'InProgress', details: 'x' } }), 'n1'), undefined);
 });
+
+test('Ok details carry the NFTs the activation recorded (nfts_infos keyed <token_address>,<token_id>), in the KV value as in the RPC', () => {
+  const s = new EventScript('n1');
+  const nft = { tokenAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3', tokenId: '1606938044258990275541962092341162602522202993782792835301381', chain: 'ETH' as const, contractType: 'ERC721' as const, amount: '1' };
+  const created = s.task(8, { type: 'TaskCreated', data: { taskId: 8, ticker: 'ETH', tokens: [], keyPolicy: 'ContextPrivKey', getBalances: true } });
+  const ok = s.task(8, { type: 'TaskSucceeded', data: { taskId: 8, activation: { ...activation('ETH', []), nfts: [nft] } } });
+  const value = nextTaskStatus(nextTaskStatus(undefined, created, 'n1'), ok, 'n1');
+  assert.deepEqual((value?.details as { nfts_infos: unknown }).nfts_infos, {
+    '0x5fbdb2315678afecb367f032d93f642f64180aa3,1606938044258990275541962092341162602522202993782792835301381': {
+      token_address: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+      token_id: '1606938044258990275541962092341162602522202993782792835301381',
+      chain: 'ETH',
+      contract_type: 'ERC721',
+      amount: '1',
+    },
+  });
+});

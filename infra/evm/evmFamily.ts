@@ -1,6 +1,6 @@
 import { CommandKind, type ActivationCommand, type ChainFamily, type PlanContext } from '../../actors/ports/chainFamily.ts';
 import { activatedPlatform, balanceFromRead, tokensForBalance } from '../../actors/platformRead.ts';
-import { ActivationVia, ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
+import { ActivationVia, ChainFamilyId, KeyPolicy, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { BusyNodes } from '../failover/busyNodes.ts';
 import type { KeyProvider } from '../keys/index.ts';
@@ -15,6 +15,9 @@ import { gatewaySigner, requireGatewaySigner } from '../gatewayProxy/gatewaySign
 import { planEvmPlatform, type EvmPlanParams } from './evmPlan.ts';
 import { activateLegacyEvm, planLegacyEvm } from './legacyEvmEnable.ts';
 import { gasPriceFeed, withGasStation } from './gasStation.ts';
+import { allOrAbort } from '../../kernel/allOrAbort.ts';
+import { planNftIndexer } from '../nftIndexer/nftPlan.ts';
+import { listNfts, type NftIndexerLimits } from '../nftIndexer/nftIndexerClient.ts';
 
 export interface EvmFamilyOptions {
   readonly keys: KeyProvider;
@@ -25,6 +28,8 @@ export interface EvmFamilyOptions {
   readonly batchSize?: number;
   /** Nodes that answered "busy", shared with every family (default: a book of this family's own). */
   readonly busyNodes?: BusyNodes;
+  /** Bounds of an `nft_req` indexer's listing (pages, NFTs, page size). */
+  readonly nftIndexer?: NftIndexerLimits;
 }
 
 /**
@@ -48,6 +53,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
   const busyNodes = options.busyNodes ?? new BusyNodes(options.clock);
   const withNodes = evmNodeRunner({ clock: options.clock, timeoutMs, batchSize, proxySigner, multicalls, busyNodes });
   const chainDeps = { keys: options.keys, clock: options.clock, timeoutMs, withNodes };
+  const nftDeps = { ...options.nftIndexer, clock: options.clock, timeoutMs, signer: proxySigner };
   /** The sockets of each enabled coin, so that a passive platform's are closed when it is replaced. */
   const socketsOf = new Map<string, WsPool>();
 
@@ -88,8 +94,13 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     signal.throwIfAborted();
     const address = key.address;
     const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, sockets };
-    const read = await withNodes(connection, signal, (provider) => readAccount(provider, address, params.tokens, plan.getBalances));
-    return activatedPlatform(
+    // With `nft_req` the indexer is asked alongside the chain (also without balances, as the reference).
+    const nft = params.nftIndexer;
+    const [read, nfts] = await allOrAbort(signal, [
+      (s: AbortSignal) => withNodes(connection, s, (provider) => readAccount(provider, address, params.tokens, plan.getBalances)),
+      (s: AbortSignal) => (nft === undefined ? Promise.resolve(undefined) : listNfts(nft, address, nft.chain, s, nftDeps)),
+    ]);
+    const coin = activatedPlatform(
       {
         plan,
         family: ChainFamilyId.Evm,
@@ -103,6 +114,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
       },
       read,
     );
+    return nfts === undefined ? coin : { ...coin, nfts };
   }
 
   return {
@@ -114,7 +126,9 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
         case CommandKind.Platform: {
           const plan = planEvmPlatform(command, context);
           requireGatewaySigner(command.nodes, proxySigner);
-          return plan;
+          const singleAddress = command.keyPolicy !== KeyPolicy.Hardware && !isHdKeyProvider(options.keys);
+          const nftIndexer = planNftIndexer(command, { singleAddress, signer: proxySigner });
+          return nftIndexer === undefined ? plan : { ...plan, params: { ...(plan.params as EvmPlanParams), nftIndexer } };
         }
         case CommandKind.Enable:
           return planLegacyEvm(command, context);

@@ -7,6 +7,7 @@ import type { EvmEndpoint } from './evmNodes.ts';
 import { planEvmNodes, withMulticall } from './evmNodePlan.ts';
 import { ERC20_RULE, planSwapContracts, planSwapV2Contracts } from './evmAddressRules.ts';
 import { planGasStation } from './gasStation.ts';
+import type { NftIndexerPlan } from '../nftIndexer/nftPlan.ts';
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 
 /** Validated EVM parameters carried in the plan (never logged: node URLs may hold API keys). */
@@ -18,6 +19,8 @@ export interface EvmPlanParams {
   readonly tokens: readonly TokenToRead[];
   /** The platform's gas station (its tokens share it), read at activation and refreshed after. */
   readonly gasStation: GasStationSpec | undefined;
+  /** `nft_req`, checked by the family: the wallet's NFTs are listed alongside the chain read. */
+  readonly nftIndexer?: NftIndexerPlan;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { GasPriceFeed, GasStationSpec } from '../../actors/ports/chainFamil
 import type { Clock } from '../../kernel/clock.ts';
 import { urlLabel } from '../../kernel/urlLabel.ts';
 import { readGasStationPrice } from './gasStationPrice.ts';
+import { allOrAbort } from '../../kernel/allOrAbort.ts';
 
 /** An active coin's gas station and the price its activation read (`readAt`: ms since the epoch). */
 export interface GasPriceAtActivation {
@@ -34,7 +35,8 @@ export function planGasStation(station: GasStationSpec | undefined, field: strin
   return station;
 }
 
-function isHttpUrl(url: string): boolean {
+/** An absolute `http(s)://` URL with a host. */
+export function isHttpUrl(url: string): boolean {
   return /^https?:\/\/[^/]/i.test(url) && URL.canParse(url);
 }
 
@@ -49,23 +51,12 @@ export async function withGasStation<T>(
   deps: GasStationDeps,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<[T, GasPriceAtActivation | undefined]> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  const failFast = (error: unknown): never => {
-    controller.abort(error);
-    throw error;
-  };
   const read = async (s: AbortSignal): Promise<GasPriceAtActivation | undefined> => {
     if (station === undefined) return undefined;
     const wei = await readGasStationPrice(station, s, deps);
     return { station, wei, readAt: deps.clock.now() };
   };
-  try {
-    return await Promise.all([work(controller.signal).catch(failFast), read(controller.signal).catch(failFast)]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
+  return allOrAbort<[T, GasPriceAtActivation | undefined]>(signal, [work, read]);
 }
 
 /** The feed of a coin activated with a station: its activation's price, and a new read on demand. */

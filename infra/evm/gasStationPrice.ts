@@ -13,6 +13,7 @@ import { ErrorType, errorSentence } from '../../spec/errors.ts';
 import type { GasStationSpec } from '../../actors/ports/chainFamily.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { urlLabel } from '../../kernel/urlLabel.ts';
+import { describeFailure, getBoundedText } from '../http/boundedGet.ts';
 
 /** A station answer this large is not a gas station's. */
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -49,7 +50,7 @@ export async function readGasStationPrice(
   const timeout = new AbortController();
   const cancelTimer = options.clock.setTimeout(() => timeout.abort(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
   try {
-    const text = await fetchAnswer(station.url, AbortSignal.any([signal, timeout.signal]));
+    const text = await getBoundedText(station.url, { signal: AbortSignal.any([signal, timeout.signal]), maxBytes: MAX_ANSWER_BYTES });
     let answer: unknown;
     try {
       answer = JSON.parse(text);
@@ -59,29 +60,12 @@ export async function readGasStationPrice(
     return gasPriceFromStation(answer, station.decimals, station.policy);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    const reason = timeout.signal.aborted ? (timeout.signal.reason as Error).message : describe(error);
+    const reason = timeout.signal.aborted ? (timeout.signal.reason as Error).message : describeFailure(error);
     const message = `Failed to get the gas price from the gas station ${urlLabel(station.url)}: ${reason}`;
     throw errorSentence(ErrorType.Transport, message, { cause: error });
   } finally {
     cancelTimer();
   }
-}
-
-/** The body of a 2xx answer to `GET url`, at most MAX_ANSWER_BYTES. */
-async function fetchAnswer(url: string, signal: AbortSignal): Promise<string> {
-  const response = await fetch(url, { headers: { accept: 'application/json' }, signal });
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.length;
-    if (size > MAX_ANSWER_BYTES) throw new Error(`the answer exceeds ${MAX_ANSWER_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
@@ -100,11 +84,4 @@ function stationNumber(value: unknown, name: string): ExactDecimal {
   const scale = fraction.length - exponent;
   const digits = BigInt(`${match[1]}${fraction}`);
   return scale >= 0 ? { digits, scale } : { digits: digits * 10n ** BigInt(-scale), scale: 0 };
-}
-
-/** The reason of a failed request, with the system error code when there is one. */
-function describe(error: unknown): string {
-  const code = (error as { cause?: { code?: unknown } }).cause?.code;
-  if (typeof code === 'string') return `connection failed (${code})`;
-  return error instanceof Error ? error.message : String(error);
 }

@@ -54,7 +54,7 @@ export function planTronActivation(command: PlatformActivationCommand, context: 
   for (const [field, value] of contracts) {
     if (value !== undefined) throw invalidRequest(`params.${field}: TRON (${command.ticker}) is wallet-only and makes no swaps (spec 1.8); omit it`);
   }
-  if (command.nftRequested) {
+  if (command.nft !== undefined) {
     throw invalidRequest(`params.nft_req: TRON (${command.ticker}) has no NFT support; omit nft_req`);
   }
   const tokens = planTokens(command, context, TRC20_RULE);

@@ -42,7 +42,7 @@ export function toPlatformCommand(params: EnableEthWithTokensParams, via: Platfo
     getBalances: params.get_balances,
     keyPolicy: policy ?? KeyPolicy.ContextPrivKey,
     ...toSwapContracts(params),
-    ...(params.nft_req === undefined ? {} : { nftRequested: true }),
+    ...(params.nft_req === undefined ? {} : { nft: { url: params.nft_req.info.url, gatewayProxy: params.nft_req.info.gateway_proxy ?? false } }),
     ...(params.mm2 === undefined ? {} : { mm2: params.mm2 }),
     hd: toHdRequest(params),
     ...toGasStation(params, 'params.'),

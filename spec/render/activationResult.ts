@@ -1,6 +1,7 @@
 import type { EnableEthWithTokensResult } from '../enableEthWithTokens.ts';
 import type { HdActivationResult } from '../activationResult.ts';
 import type { ActivationSummary } from '../events.ts';
+import { renderNftsInfos } from './nftsInfos.ts';
 
 const ZERO = { spendable: '0', unspendable: '0' };
 
@@ -15,7 +16,7 @@ export function renderIguanaResult(a: ActivationSummary, getBalances: boolean): 
     current_block: a.currentBlock,
     eth_addresses_infos: { [a.address]: platform },
     erc20_addresses_infos: { [a.address]: tokens },
-    nfts_infos: {},
+    nfts_infos: renderNftsInfos(a.nfts),
   };
 }
 
@@ -41,7 +42,7 @@ export function renderHdResult(a: ActivationSummary, getBalances: boolean): HdAc
       wallet_type: 'HD',
       accounts: [{ account_index: accountIndex, derivation_path: accountPath, ...(balance ? { total_balance: balance } : {}), addresses: [address] }],
     },
-    nfts_infos: {},
+    nfts_infos: renderNftsInfos(a.nfts),
   };
 }
 
@@ -71,6 +72,6 @@ function renderHdListing(a: ActivationSummary, hd: NonNullable<ActivationSummary
         },
       ],
     },
-    nfts_infos: {},
+    nfts_infos: renderNftsInfos(a.nfts),
   };
 }

@@ -64,6 +64,7 @@ export function renderCoinStatus(view: CoinStatusView): CoinStatusResult {
     ...(s.electrumConnections === undefined
       ? {}
       : { electrum_connections: { min_connected: s.electrumConnections.minConnected, max_connected: s.electrumConnections.maxConnected } }),
+    ...(s.nftIndexer === undefined ? {} : { nft_indexer: { origin: s.nftIndexer.origin, gateway_proxy: s.nftIndexer.gatewayProxy } }),
     ...(view.tokens === undefined ? {} : { tokens: [...view.tokens] }),
     activated_at: view.activatedAt,
   };
