@@ -18,6 +18,10 @@ import { ActivationError, ErrorType } from './spec/errors.ts';
 import { AuthGuard } from './rpc/auth.ts';
 import { createDispatcher } from './rpc/dispatcher.ts';
 import { startHttpServer } from './rpc/httpServer.ts';
+import { ServiceMetrics } from './rpc/metrics/serviceMetrics.ts';
+import { metricsRoute } from './rpc/metrics/metricsRoute.ts';
+import { timedEventLog } from './events/log/timedEventLog.ts';
+import { consoleLog } from './kernel/log.ts';
 import { buildMethodTables } from './rpc/methods/index.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
 import { ConfigError, type NodeConfig } from './infra/config/index.ts';
@@ -65,6 +69,8 @@ export interface RunningService {
   readonly tasks: EnableEthTasks;
   /** Present when `nats` is configured. */
   readonly nats: NatsLink | undefined;
+  /** What `GET /metrics` shows (docs/metrics.md). */
+  readonly metrics: ServiceMetrics;
   stop(): Promise<void>;
 }
 
@@ -93,6 +99,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       hdAddresses.apply(event);
       coinStatuses.apply(event);
     }
+    let nats: NatsLink | undefined;
+    const metrics = new ServiceMetrics({
+      outboxLag: () => nats?.publisher()?.lagEvents() ?? 0,
+      projectorLag: () => nats?.projector()?.lag().events ?? 0,
+      // The event streams' open connections (issue 15): wire their count here.
+      streamClients: () => 0,
+    });
+    log.subscribe((event) => metrics.observe(event));
     log.subscribe((event) => {
       enabledCoins.apply(event);
       taskStatuses.apply(event);
@@ -113,7 +127,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       createUtxoFamily({ keys, clock, requestTimeoutMs: electrum.requestTimeoutMs, clientName: `coin-activation ${SERVICE_VERSION}`, ...(tlsCa ? { tlsCa } : {}), ...options.utxo }),
     ]);
     // The coin actors run their chain work through the family router itself, not the service.
-    const registry = new CoinRegistry({ log, families, gasPrices: { clock, intervalMs: config.gasStationRefreshMs } });
+    // What actors append is timed for the metrics.
+    const actorLog = timedEventLog(log, (seconds) => metrics.appended(seconds));
+    const registry = new CoinRegistry({ log: actorLog, families, gasPrices: { clock, intervalMs: config.gasStationRefreshMs } });
     const hd = isHdKeyProvider(keys) ? { walletId: keys.walletId, known: hdAddresses } : undefined;
     const service = new ActivationService({
       coins: config.coins,
@@ -128,7 +144,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ? Object.assign(options.hardware, { close: async () => undefined })
       : lazyHardware({ udpHost: hw.udpHost, udpPort: hw.udpPort, clock });
     const tasks = new EnableEthTasks({
-      log,
+      log: actorLog,
       registry,
       service,
       statuses: taskStatuses,
@@ -143,9 +159,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const auth = new AuthGuard({ rpcPassword: config.rpcPassword.reveal(), clock });
     // coin_status shows a station's price from the same KV values (`gasPrice`, refreshed while active).
     const settings = new CoinSettingsService({ registry, enabledCoins, statuses: coinStatuses, gasPrice: (owner) => coinStatuses.get(owner)?.gasPrice });
-    const dispatcher = createDispatcher({ ...buildMethodTables(service, tasks, settings), auth });
-    const http = await startHttpServer({ host: config.rpcip, port: options.port ?? config.rpcport, dispatcher });
-    const nats =
+    const tables = buildMethodTables(service, tasks, settings);
+    metrics.knowMethods([...Object.keys(tables.methods), ...Object.keys(tables.legacyMethods)]);
+    const dispatcher = createDispatcher({ ...tables, auth, onAnswered: (method, status) => metrics.rpcAnswered(method, status) });
+    const routes = [metricsRoute({ metrics, auth, public: config.metrics.public, log: consoleLog })];
+    const http = await startHttpServer({ host: config.rpcip, port: options.port ?? config.rpcport, dispatcher, routes });
+    nats =
       config.nats === undefined || nodeId === undefined
         ? undefined
         : startNatsLink({ settings: config.nats, nodeId, outbox: log, dispatcher, dbdir: config.dbdir, clock });
@@ -159,6 +178,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       registry,
       tasks,
       nats,
+      metrics,
       async stop() {
         await tasks.stop();
         service.releaseAll();

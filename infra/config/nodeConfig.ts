@@ -57,6 +57,8 @@ export interface NodeSettings {
     readonly pinTimeoutMs: number;
     readonly confirmTimeoutMs: number;
   };
+  /** `metrics.public`: `GET /metrics` answers without the RPC password. @default false */
+  readonly metrics: { readonly public: boolean };
   /** The inline `coins` array, when MM2.json has one (it then replaces the coins file). */
   readonly inlineCoins: readonly unknown[] | undefined;
   /** Keys this schema does not know, verbatim and frozen, for later features (`nats`, `node_id`, …). */
@@ -128,6 +130,7 @@ export function parseNodeSettings(value: unknown, label: string, cwd: string): N
       pinTimeoutMs: Math.round(file.hardware_wallet.pin_timeout_s * 1000),
       confirmTimeoutMs: Math.round(file.hardware_wallet.confirm_timeout_s * 1000),
     },
+    metrics: { public: file.metrics.public },
     inlineCoins: file.coins,
     extras: deepFreeze(extras),
   };
