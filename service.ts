@@ -6,7 +6,8 @@ import { ChainFamilies } from './actors/chainFamilies.ts';
 import { EmbeddedEventLog } from './events/log/embeddedEventLog.ts';
 import { NODE_STREAM, coinStream } from './events/log/eventLog.ts';
 import { InFlightActivations } from './events/projections/inFlightActivations.ts';
-import { startNatsLink, type NatsLink } from './natsLink.ts';
+import { publishMarkFile, startNatsLink, type NatsLink } from './natsLink.ts';
+import { readPublishMark } from './events/outbox/publishMark.ts';
 import { EnabledCoinsProjection } from './events/projections/enabledCoins.ts';
 import { HdAddressesProjection } from './events/projections/hdAddresses.ts';
 import { CoinStatusesProjection } from './events/projections/coinStatuses.ts';
@@ -100,8 +101,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       coinStatuses.apply(event);
     }
     let nats: NatsLink | undefined;
+    // Before NATS first connects there is no publisher: what follows the saved mark waits.
+    const savedMark = config.nats === undefined ? 0 : (await readPublishMark(publishMarkFile(config.dbdir))).seq;
     const metrics = new ServiceMetrics({
-      outboxLag: () => nats?.publisher()?.lagEvents() ?? 0,
+      outboxLag: () => (nats === undefined ? 0 : (nats.publisher()?.lagEvents() ?? Math.max(0, log.lastSeq - savedMark))),
       projectorLag: () => nats?.projector()?.lag().events ?? 0,
       // The event streams' open connections (issue 15): wire their count here.
       streamClients: () => 0,
