@@ -106,7 +106,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const metrics = new ServiceMetrics({
       outboxLag: () => (nats === undefined ? 0 : (nats.publisher()?.lagEvents() ?? Math.max(0, log.lastSeq - savedMark))),
       projectorLag: () => nats?.projector()?.lag().events ?? 0,
-      // The event streams' open connections (issue 15): wire their count here.
+      // Hook for the event streams (issue 15): their open connections, e.g. () => streams.clientCount().
       streamClients: () => 0,
     });
     log.subscribe((event) => metrics.observe(event));
