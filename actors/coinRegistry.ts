@@ -273,7 +273,7 @@ export class CoinRegistry {
     const ticker = plan.ticker;
     const recorder = progressRecorder(
       { ticker, family: plan.family, attempt: () => this.#actors.get(ticker)?.getSnapshot().context.attempt ?? 0, taskId: this.#taskOf.get(ticker) },
-      (event) => this.#events.append(ticker, event),
+      (event) => this.#events.appendSoon(ticker, event),
     );
     return withActivationProgress(recorder, () => families.activate(plan, signal)).finally(() => recorder.close());
   }

@@ -120,7 +120,9 @@ describe('GET /metrics', () => {
       assert.equal(await valueOf(s, 'coin_activation_rpc_requests_total', { method: 'unknown', status: '400' }), 1);
       assert.equal(await valueOf(s, 'coin_activation_rpc_requests_total', { method: 'my_balance', status: '200' }), 1);
       assert.equal(await valueOf(s, 'coin_activation_node_requests_total', evm('failed')), 0, 'a balance read is no activation');
-      assert.ok((await valueOf(s, 'coin_activation_event_append_seconds_count')) >= appendsBefore + 5, 'requested, 2 node attempts, tokens, activated');
+      // Five events (requested, two node attempts, tokens, activated) in 2 to 5 appends: progress shares a write when it can.
+      const appends = (await valueOf(s, 'coin_activation_event_append_seconds_count')) - appendsBefore;
+      assert.ok(appends >= 2 && appends <= 5, `${appends} appends`);
       assert.equal(await valueOf(other, 'coin_activation_activations_total', evm('activated')), 0, 'another service in this process counts its own');
     } finally {
       await other.stop();
