@@ -55,8 +55,9 @@ test('activate over NATS, watch the events on the stream, read the status from t
   assert.equal(activated.status, 200, JSON.stringify(activated.body));
   assert.deepEqual(activated.body.result.erc20_addresses_infos[TEST_ADDRESS].balances, { 'USDT-ERC20': { spendable: '12.345', unspendable: '0' } });
 
-  await until(async () => (seen.length >= 2 ? true : undefined), 'the events on the stream');
-  assert.deepEqual(seen.map((s) => s.type), ['ActivationRequested', 'CoinActivated']);
+  await until(async () => (seen.length >= 4 ? true : undefined), 'the events on the stream');
+  // The activation's progress (issue 15) goes to NATS like every event.
+  assert.deepEqual(seen.map((s) => s.type), ['ActivationRequested', 'NodeAttempted', 'TokensRead', 'CoinActivated']);
   assert.ok(seen.every((s) => s.subject === 'activation.events.desk-7.coin.ETH' && typeof s.msgId === 'string'));
   sub.unsubscribe();
 

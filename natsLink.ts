@@ -22,6 +22,11 @@ export interface NatsLinkOptions {
   readonly log?: Log;
 }
 
+/** Where the outbox publisher keeps its mark: the outbox position published so far. */
+export function publishMarkFile(dbdir: string): string {
+  return join(dbdir, 'published.seq');
+}
+
 /** The service's side of NATS once connected. */
 export interface NatsLink {
   /** Resolves once connected and every part runs (never, while NATS stays unreachable). */
@@ -69,7 +74,7 @@ export function startNatsLink(options: NatsLinkOptions): NatsLink {
       outbox: options.outbox,
       nc,
       nodeId: options.nodeId,
-      markFile: join(options.dbdir, 'published.seq'),
+      markFile: publishMarkFile(options.dbdir),
       clock: options.clock,
       stream,
       log,

@@ -72,9 +72,13 @@ describe('service restart on the same dbdir', () => {
         [
           ['SessionStarted', 'node', 1],
           ['ActivationRequested', 'coin.ETH', 1],
+          ['NodeAttempted', 'coin.ETH', 1],
+          ['TokensRead', 'coin.ETH', 1],
           ['CoinActivated', 'coin.ETH', 1],
           ['SessionStarted', 'node', 2],
           ['ActivationRequested', 'coin.ETH', 2],
+          ['NodeAttempted', 'coin.ETH', 2],
+          ['TokensRead', 'coin.ETH', 2],
           ['CoinActivated', 'coin.ETH', 2],
           ['TokenDisabled', 'coin.ETH', 2],
         ],
@@ -85,22 +89,26 @@ describe('service restart on the same dbdir', () => {
         [firstSession, s.service.sessionId],
         'each SessionStarted names its own session',
       );
-      assert.deepEqual(all.map((e) => e.metadata.seq), [1, 2, 3, 4, 5, 6, 7], 'global seq: contiguous and increasing');
+      assert.deepEqual(all.map((e) => e.metadata.seq), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 'global seq: contiguous and increasing');
       assert.deepEqual(
         all.map((e) => [e.metadata.stream, e.metadata.streamSeq]),
         [
           ['node', 1],
           ['coin.ETH', 1],
           ['coin.ETH', 2],
-          ['node', 2],
           ['coin.ETH', 3],
           ['coin.ETH', 4],
+          ['node', 2],
           ['coin.ETH', 5],
+          ['coin.ETH', 6],
+          ['coin.ETH', 7],
+          ['coin.ETH', 8],
+          ['coin.ETH', 9],
         ],
         'per-stream seq continues across sessions',
       );
       assert.equal(new Set(all.map((e) => e.metadata.eventId)).size, all.length);
-      assert.equal(s.service.log.lastSeq, 7);
+      assert.equal(s.service.log.lastSeq, 11);
 
       // the projection rebuilt from the log equals the live one (and is not trivially empty)
       const replayed = new EnabledCoinsProjection();
@@ -108,7 +116,7 @@ describe('service restart on the same dbdir', () => {
       const live = s.service.service.enabledCoins();
       assert.deepEqual(sorted(live).map((c) => c.ticker), ['DAI-ERC20', 'ETH']);
       assert.deepEqual(sorted(replayed.list()), sorted(live));
-      assert.equal(replayed.position, 7);
+      assert.equal(replayed.position, 11);
       // and the first session's coins alone would have been different
       const stale = new EnabledCoinsProjection();
       for (const e of firstEvents) stale.apply(e);

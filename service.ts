@@ -6,7 +6,8 @@ import { ChainFamilies } from './actors/chainFamilies.ts';
 import { EmbeddedEventLog } from './events/log/embeddedEventLog.ts';
 import { NODE_STREAM, coinStream } from './events/log/eventLog.ts';
 import { InFlightActivations } from './events/projections/inFlightActivations.ts';
-import { startNatsLink, type NatsLink } from './natsLink.ts';
+import { publishMarkFile, startNatsLink, type NatsLink } from './natsLink.ts';
+import { readPublishMark } from './events/outbox/publishMark.ts';
 import { EnabledCoinsProjection } from './events/projections/enabledCoins.ts';
 import { HdAddressesProjection } from './events/projections/hdAddresses.ts';
 import { CoinStatusesProjection } from './events/projections/coinStatuses.ts';
@@ -21,6 +22,9 @@ import { startHttpServer } from './rpc/httpServer.ts';
 import { StreamHub } from './rpc/stream/streamHub.ts';
 import { streamRoute } from './rpc/stream/streamRoutes.ts';
 import { TaskDirectory } from './rpc/stream/taskDirectory.ts';
+import { ServiceMetrics } from './rpc/metrics/serviceMetrics.ts';
+import { metricsRoute } from './rpc/metrics/metricsRoute.ts';
+import { timedEventLog } from './events/log/timedEventLog.ts';
 import { consoleLog } from './kernel/log.ts';
 import { buildMethodTables } from './rpc/methods/index.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
@@ -71,6 +75,8 @@ export interface RunningService {
   readonly streams: StreamHub;
   /** Present when `nats` is configured. */
   readonly nats: NatsLink | undefined;
+  /** What `GET /metrics` shows (docs/metrics.md). */
+  readonly metrics: ServiceMetrics;
   stop(): Promise<void>;
 }
 
@@ -101,6 +107,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       hdAddresses.apply(event);
       coinStatuses.apply(event);
     }
+    let nats: NatsLink | undefined;
+    // The event streams start with the HTTP server, after the metrics that count their clients.
+    let streamHub: StreamHub | undefined;
+    // Before NATS first connects there is no publisher: what follows the saved mark waits.
+    const savedMark = config.nats === undefined ? 0 : (await readPublishMark(publishMarkFile(config.dbdir))).seq;
+    const metrics = new ServiceMetrics({
+      outboxLag: () => (nats === undefined ? 0 : (nats.publisher()?.lagEvents() ?? Math.max(0, log.lastSeq - savedMark))),
+      projectorLag: () => nats?.projector()?.lag().events ?? 0,
+      streamClients: () => streamHub?.clientCount() ?? 0,
+    });
+    log.subscribe((event) => metrics.observe(event));
     log.subscribe((event) => {
       enabledCoins.apply(event);
       taskStatuses.apply(event);
@@ -121,7 +138,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       createUtxoFamily({ keys, clock, requestTimeoutMs: electrum.requestTimeoutMs, clientName: `coin-activation ${SERVICE_VERSION}`, ...(tlsCa ? { tlsCa } : {}), ...options.utxo }),
     ]);
     // The coin actors run their chain work through the family router itself, not the service.
-    const registry = new CoinRegistry({ log, families, gasPrices: { clock, intervalMs: config.gasStationRefreshMs } });
+    // What actors append is timed for the metrics.
+    const actorLog = timedEventLog(log, (seconds) => metrics.appended(seconds));
+    const registry = new CoinRegistry({ log: actorLog, families, gasPrices: { clock, intervalMs: config.gasStationRefreshMs } });
     const hd = isHdKeyProvider(keys) ? { walletId: keys.walletId, known: hdAddresses } : undefined;
     const service = new ActivationService({
       coins: config.coins,
@@ -136,7 +155,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ? Object.assign(options.hardware, { close: async () => undefined })
       : lazyHardware({ udpHost: hw.udpHost, udpPort: hw.udpPort, clock });
     const tasks = new EnableEthTasks({
-      log,
+      log: actorLog,
       registry,
       service,
       statuses: taskStatuses,
@@ -151,12 +170,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const auth = new AuthGuard({ rpcPassword: config.rpcPassword.reveal(), clock });
     // coin_status shows a station's price from the same KV values (`gasPrice`, refreshed while active).
     const settings = new CoinSettingsService({ registry, enabledCoins, statuses: coinStatuses, gasPrice: (owner) => coinStatuses.get(owner)?.gasPrice });
-    const dispatcher = createDispatcher({ ...buildMethodTables(service, tasks, settings), auth });
+    const tables = buildMethodTables(service, tasks, settings);
+    metrics.knowMethods([...Object.keys(tables.methods), ...Object.keys(tables.legacyMethods)]);
+    const dispatcher = createDispatcher({ ...tables, auth, onAnswered: (method, status) => metrics.rpcAnswered(method, status) });
     const streaming = config.eventStreaming;
     const streams = new StreamHub({ log, tasks: streamTasks, clock, heartbeatMs: streaming.heartbeatMs, maxBufferedBytes: streaming.maxBufferedBytes });
-    const routes = [streamRoute({ hub: streams, auth, corsOrigin: streaming.corsOrigin, lastSeq: () => log.lastSeq, log: consoleLog })];
+    streamHub = streams;
+    const routes = [
+      streamRoute({ hub: streams, auth, corsOrigin: streaming.corsOrigin, lastSeq: () => log.lastSeq, log: consoleLog }),
+      metricsRoute({ metrics, auth, public: config.metrics.public, log: consoleLog }),
+    ];
     const http = await startHttpServer({ host: config.rpcip, port: options.port ?? config.rpcport, dispatcher, routes });
-    const nats =
+    nats =
       config.nats === undefined || nodeId === undefined
         ? undefined
         : startNatsLink({ settings: config.nats, nodeId, outbox: log, dispatcher, dbdir: config.dbdir, clock });
@@ -171,6 +196,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       tasks,
       streams,
       nats,
+      metrics,
       async stop() {
         await tasks.stop();
         service.releaseAll();

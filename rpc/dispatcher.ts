@@ -62,6 +62,11 @@ export interface DispatcherOptions {
    * @default 1000
    */
   readonly maxBatch?: number;
+  /**
+   * Hears every request answered (each element of a batch on its own): its `method` as sent (when a
+   * string) and the HTTP status of its answer. For metrics; it must not throw.
+   */
+  readonly onAnswered?: (method: string | undefined, status: number) => void;
 }
 
 export interface Dispatcher {
@@ -184,6 +189,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   /** One element: never rejects; an unexpected failure becomes a generic `InternalError`. */
   function handleOne(req: unknown, caller: RpcCaller, depthBudget: number): MaybeAsync<DispatchResult> {
+    const answered = options.onAnswered;
+    if (answered === undefined) return answerOne(req, caller, depthBudget);
+    const method = isObject(req) && typeof req.method === 'string' ? req.method : undefined;
+    const answer = answerOne(req, caller, depthBudget);
+    const heard = (done: DispatchResult) => {
+      answered(method, done.status);
+      return done;
+    };
+    return answer instanceof Promise ? answer.then(heard) : heard(answer);
+  }
+
+  function answerOne(req: unknown, caller: RpcCaller, depthBudget: number): MaybeAsync<DispatchResult> {
     try {
       const answer = route(req, caller, depthBudget);
       return answer instanceof Promise ? answer.catch((e: unknown) => internalFailure(e, req, caller)) : answer;
@@ -195,9 +212,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   return {
     handle(rawBody, caller) {
       const parsed = parseJsonBody(rawBody);
-      if (!parsed.ok) return { status: 500, body: { error: parsed.message } };
+      if (!parsed.ok) {
+        options.onAnswered?.(undefined, 500);
+        return { status: 500, body: { error: parsed.message } };
+      }
       if (Array.isArray(parsed.value)) {
-        if (parsed.value.length > maxBatch) return { status: 413, body: batchTooLarge(maxBatch, parsed.value.length) };
+        if (parsed.value.length > maxBatch) {
+          options.onAnswered?.(undefined, 413);
+          return { status: 413, body: batchTooLarge(maxBatch, parsed.value.length) };
+        }
         return Promise.all(parsed.value.map((el: unknown) => handleOne(el, caller, maxDepth - 1))).then((answers) => ({
           status: 200,
           body: answers.map((a) => a.body),

@@ -136,6 +136,11 @@ export const NodeConfigFileSchema = Type.Object(
         description: 'an object {udp_host, udp_port, connect_timeout_s, pin_timeout_s, confirm_timeout_s}',
       },
     ),
+    /** `GET /metrics` (issue 15): `public: true` answers it without the RPC password. @default { public: false } */
+    metrics: Type.Object(
+      { public: Type.Boolean({ default: false }) },
+      { default: {}, additionalProperties: false, description: 'an object {public (true or false)}' },
+    ),
   },
   { additionalProperties: true },
 );

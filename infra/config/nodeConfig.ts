@@ -69,6 +69,8 @@ export interface NodeSettings {
   };
   /** `event_streaming_configuration`, or its defaults when absent (streaming is always on). */
   readonly eventStreaming: EventStreamingSettings;
+  /** `metrics.public`: `GET /metrics` answers without the RPC password. @default false */
+  readonly metrics: { readonly public: boolean };
   /** The inline `coins` array, when MM2.json has one (it then replaces the coins file). */
   readonly inlineCoins: readonly unknown[] | undefined;
   /** Keys this schema does not know, verbatim and frozen, for later features (`nats`, `node_id`, …). */
@@ -141,6 +143,7 @@ export function parseNodeSettings(value: unknown, label: string, cwd: string): N
       confirmTimeoutMs: Math.round(file.hardware_wallet.confirm_timeout_s * 1000),
     },
     eventStreaming: eventStreamingSettings(file.event_streaming_configuration, label),
+    metrics: { public: file.metrics.public },
     inlineCoins: file.coins,
     extras: deepFreeze(extras),
   };
