@@ -29,7 +29,7 @@ import { latencyEventCounts, readNatsBenchConfig } from './natsConfig.ts';
 import { measureEventToKv } from './natsLatency.ts';
 import { measureRawRoundTrip } from './natsRawLatency.ts';
 import { measureReplay } from './natsReplay.ts';
-import { natsRatios, renderNatsReport } from './natsReport.ts';
+import { natsGoalsMet, natsRatios, renderNatsReport } from './natsReport.ts';
 import { connectLikeService } from './natsSetup.ts';
 import { environment, saveResults } from './results.ts';
 
@@ -83,7 +83,7 @@ try {
   process.stdout.write(`${renderNatsReport(config, version, ours, raw, replay, ratios)}\n`);
   const totalMs = performance.now() - began;
   const paths = await saveResults(
-    { startedAt: startedAt.toISOString(), environment: { ...environment(), natsServer: version, ...config }, totalMs, latency: { ours, raw }, throughput: replay, ratios },
+    { startedAt: startedAt.toISOString(), environment: { ...environment(), natsServer: version, ...config }, totalMs, latency: { ours, raw }, throughput: replay, ratios, goalsMet: natsGoalsMet(ours, ratios) },
     startedAt,
     { name: 'nats', latest: 'nats-latest.json' },
   );

@@ -55,10 +55,20 @@ export async function runPublishPipeline(
     while (done.delete(published + 1)) published++;
     onPublished(published);
   };
+  // Publishes started one by one, a few promise hops apart, would each be flushed to the socket
+  // on its own (nats.js flushes in a microtask): a write per event. So new subjects' publishes
+  // start together, at the next turn of the event loop, and go out in one write.
+  let gate: Promise<void> | undefined;
+  const nextTurn = (): Promise<void> =>
+    (gate ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        gate = undefined;
+        resolve();
+      }),
+    ));
   const start = (event: StoredEvent): Promise<void> => {
     const subject = eventSubject(ctx.nodeId, event.metadata.stream);
-    const previous = tails.get(subject);
-    const publish = previous === undefined ? publishOutboxEvent(pctx, event) : previous.then(() => publishOutboxEvent(pctx, event));
+    const publish = (tails.get(subject) ?? nextTurn()).then(() => publishOutboxEvent(pctx, event));
     const task = publish.then(
       () => advance(event.metadata.seq),
       (error: unknown) => {
