@@ -71,7 +71,7 @@ const spread = (r: RateSummary) => (r.rounds.length < 2 ? '—' : `${int(r.minPe
 const cpuLine = (what: string, c: CpuUse) =>
   `  ${what}: bench process ${pct(c.process)} of a core (event loop busy ${pct(c.eventLoop)}), nats-server ${pct(c.natsServer)} of a core`;
 
-function latencySection(config: NatsBenchConfig, ours: EventToKvResult, raw: RawRoundTripResult, ratios: NatsRatios): string[] {
+function latencySection(config: NatsBenchConfig, ours: EventToKvResult, raw: RawRoundTripResult, ratios: NatsRatios, diskSync: LatencySummary): string[] {
   const header = ['path', 'events', 'achieved ev/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms'];
   const rows = [
     ['ours: append() → KV watcher sees the event', int(ours.kvEvents), int(ours.achievedPerSecond), ...latencyCells(ours.appendToKv)],
@@ -85,6 +85,7 @@ function latencySection(config: NatsBenchConfig, ours: EventToKvResult, raw: Raw
     ['append → in the stream (outside consumer receives)', ...latencyCells(ours.appendToStream)],
     ['in the stream → KV watcher (projector, KV write, watch)', ...latencyCells(ours.streamToKv)],
     ['raw: publish → PubAck', ...latencyCells(raw.publishToAck)],
+    ['the disk alone: append + fdatasync of one record (same rate)', ...latencyCells(diskSync)],
   ];
   const p = ours.publisher;
   return [
@@ -161,6 +162,7 @@ export function renderNatsReport(
   raw: RawRoundTripResult,
   replay: ReplayBenchResult,
   ratios: NatsRatios,
+  diskSync: LatencySummary,
 ): string {
-  return [`NATS bench — ${server} on 127.0.0.1 (one server for every measurement)`, '', ...latencySection(config, ours, raw, ratios), '', ...throughputSection(replay, ratios)].join('\n');
+  return [`NATS bench — ${server} on 127.0.0.1 (one server for every measurement)`, '', ...latencySection(config, ours, raw, ratios, diskSync), '', ...throughputSection(replay, ratios)].join('\n');
 }
