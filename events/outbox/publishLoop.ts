@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../../spec/events.ts';
 import type { Clock } from '../../kernel/clock.ts';
-import { abortable, backoffDelay, pause, type BackoffPolicy, type Wake } from './backoff.ts';
+import { backoffDelay, pause, type BackoffPolicy, type Wake } from './backoff.ts';
 import { ConnectionClosedError, type EventSink } from './eventSink.ts';
 import { EventMessageError, encodeEventBody } from '../jetstream/eventMessage.ts';
 import { HeadCache, decidePublish } from './publishDecision.ts';
@@ -74,7 +74,7 @@ export class PublishHealth {
 export async function retrying<T>(ctx: PublishContext, what: string, attempt: () => Promise<T>): Promise<T> {
   for (let n = 0; ; n++) {
     try {
-      const result = await abortable(unlessReconnected(attempt(), ctx.sink.reconnected), ctx.signal);
+      const result = await settleUnlessInterrupted(attempt(), ctx.sink.reconnected, ctx.signal);
       if (n > 0) ctx.health.succeeded(ctx, what);
       return result;
     } catch (e) {
@@ -91,14 +91,19 @@ const RECONNECTED = new Error('reconnected');
 
 /**
  * Settles like `attempt`, or rejects with {@link RECONNECTED} when the connection comes back first
- * (the abandoned attempt may still land; its repeat is then a duplicate the stream drops).
+ * (the abandoned attempt may still land; its repeat is then a duplicate the stream drops), or with
+ * the signal's reason as soon as `signal` aborts. One promise per attempt: this runs per publish.
  */
-function unlessReconnected<T>(attempt: Promise<T>, reconnected: Wake): Promise<T> {
+function settleUnlessInterrupted<T>(attempt: Promise<T>, reconnected: Wake, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const cancel = reconnected.once(() => reject(RECONNECTED));
+    const onAbort = () => (cancel(), reject(signal.reason));
+    const cancel = reconnected.once(() => (signal.removeEventListener('abort', onAbort), reject(RECONNECTED)));
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => (cancel(), signal.removeEventListener('abort', onAbort));
     attempt.then(
-      (v) => (cancel(), resolve(v)),
-      (e: unknown) => (cancel(), reject(e)),
+      (v) => (done(), resolve(v)),
+      (e: unknown) => (done(), reject(e)),
     );
   });
 }
@@ -121,7 +126,7 @@ export function checkStreamHistory(ctx: PublishContext): Promise<void> {
 export function publishOutboxEvent(ctx: PublishContext, event: StoredEvent): Promise<void> {
   const { eventId, streamSeq, stream } = event.metadata;
   const subject = eventSubject(ctx.nodeId, stream);
-  const body = encodeEventBody({ ...event, metadata: { ...event.metadata, nodeId: ctx.nodeId } });
+  const body = encodeEventBody(event.metadata.nodeId === ctx.nodeId ? event : { ...event, metadata: { ...event.metadata, nodeId: ctx.nodeId } });
   const published = (ack: { seq: number }) => {
     const known = ctx.heads.get(subject); // an abandoned attempt must not move the head back
     if (known === undefined || known.streamSeq < streamSeq) ctx.heads.set(subject, { seq: ack.seq, streamSeq, eventId });
