@@ -19,6 +19,36 @@ export interface NatsRatios {
   readonly replayEmbeddedVsRawConsume: number;
 }
 
+/** Issue 16's goals: ours against raw in the same run (and one absolute latency). */
+export const NATS_GOALS = {
+  /** Outbox catch-up over raw pipelined publish, at least. */
+  outboxVsRawPipelinedPublish: 0.5,
+  /** Each replay over raw consume, at least. */
+  replayVsRawConsume: 0.5,
+  /** Event → KV p99 at the offered rate, ms, at most. */
+  latencyP99Ms: 20,
+} as const;
+
+/** Whether each goal was met in a run. */
+export interface NatsGoalsMet {
+  readonly outboxCatchUp: boolean;
+  readonly replayJetStream: boolean;
+  readonly replayEmbedded: boolean;
+  readonly latencyP99: boolean;
+}
+
+/** Which goals a run met. */
+export function natsGoalsMet(ours: EventToKvResult, ratios: NatsRatios): NatsGoalsMet {
+  return {
+    outboxCatchUp: ratios.outboxVsRawPipelinedPublish >= NATS_GOALS.outboxVsRawPipelinedPublish,
+    replayJetStream: ratios.replayJetStreamVsRawConsume >= NATS_GOALS.replayVsRawConsume,
+    replayEmbedded: ratios.replayEmbeddedVsRawConsume >= NATS_GOALS.replayVsRawConsume,
+    latencyP99: ours.appendToKv.p99Ms <= NATS_GOALS.latencyP99Ms,
+  };
+}
+
+const mark = (ok: boolean) => (ok ? 'MET' : '*** MISSED ***');
+
 /** The ratios of a run. */
 export function natsRatios(ours: EventToKvResult, raw: RawRoundTripResult, replay: ReplayBenchResult): NatsRatios {
   const consume = replay.rawConsume.medianPerSecond;
@@ -41,7 +71,7 @@ const spread = (r: RateSummary) => (r.rounds.length < 2 ? '—' : `${int(r.minPe
 const cpuLine = (what: string, c: CpuUse) =>
   `  ${what}: bench process ${pct(c.process)} of a core (event loop busy ${pct(c.eventLoop)}), nats-server ${pct(c.natsServer)} of a core`;
 
-function latencySection(config: NatsBenchConfig, ours: EventToKvResult, raw: RawRoundTripResult, ratios: NatsRatios): string[] {
+function latencySection(config: NatsBenchConfig, ours: EventToKvResult, raw: RawRoundTripResult, ratios: NatsRatios, diskSync: LatencySummary): string[] {
   const header = ['path', 'events', 'achieved ev/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms'];
   const rows = [
     ['ours: append() → KV watcher sees the event', int(ours.kvEvents), int(ours.achievedPerSecond), ...latencyCells(ours.appendToKv)],
@@ -55,6 +85,7 @@ function latencySection(config: NatsBenchConfig, ours: EventToKvResult, raw: Raw
     ['append → in the stream (outside consumer receives)', ...latencyCells(ours.appendToStream)],
     ['in the stream → KV watcher (projector, KV write, watch)', ...latencyCells(ours.streamToKv)],
     ['raw: publish → PubAck', ...latencyCells(raw.publishToAck)],
+    ['the disk alone: append + fdatasync of one record (same rate)', ...latencyCells(diskSync)],
   ];
   const p = ours.publisher;
   return [
@@ -71,6 +102,7 @@ function latencySection(config: NatsBenchConfig, ours: EventToKvResult, raw: Raw
     `  generator lateness p99: ours ${ms(ours.generatorLate.p99Ms)} ms, raw ${ms(raw.generatorLate.p99Ms)} ms`,
     `  publisher (whole run): ${int(p.publishes)} publishes, mean ${int((p.publishMs * 1000) / Math.max(1, p.publishes))} µs; ` +
       `${int(p.heads)} subject-head lookups, mean ${int((p.headMs * 1000) / Math.max(1, p.heads))} µs`,
+    `  goal: ours' p99 ≤ ${NATS_GOALS.latencyP99Ms} ms → ${mark(ours.appendToKv.p99Ms <= NATS_GOALS.latencyP99Ms)} (${ms(ours.appendToKv.p99Ms)} ms; raw ${ms(raw.publishToReceive.p99Ms)} ms)`,
     `  projector (whole run): ${int(ours.projector.messages)} messages, ${int(ours.projector.keysWritten)} keys written, ${ours.projector.retries} retries; ` +
       `KV (${int(ours.kvKeys)} keys) equals an in-memory replay: ${ours.kvMatchesReplay ? 'yes' : 'NO'}`,
     cpuLine('CPU, ours', ours.cpu),
@@ -107,8 +139,11 @@ function throughputSection(replay: ReplayBenchResult, ratios: NatsRatios): strin
     '',
     `  every replay's digest equals applying the events in memory: ${r.digest}`,
     `  catch-up: ${int(s.publishes)} publishes, mean ${int((s.publishMs * 1000) / Math.max(1, s.publishes))} µs; ` +
-      `${int(s.heads)} subject-head lookups, mean ${int((s.headMs * 1000) / Math.max(1, s.heads))} µs ` +
-      `(${Math.round(((s.publishMs + s.headMs) / r.outboxCatchUp.ms) * 100)}% of the catch-up waiting on them)`,
+      `${int(s.heads)} subject-head lookups, mean ${int((s.headMs * 1000) / Math.max(1, s.heads))} µs; ` +
+      `${((s.publishMs + s.headMs) / r.outboxCatchUp.ms).toFixed(1)} of them in flight on average`,
+    `  goals: catch-up ≥ ${NATS_GOALS.outboxVsRawPipelinedPublish}× raw pipelined → ${mark(ratios.outboxVsRawPipelinedPublish >= NATS_GOALS.outboxVsRawPipelinedPublish)}; ` +
+      `replay ≥ ${NATS_GOALS.replayVsRawConsume}× raw consume: from JetStream → ${mark(ratios.replayJetStreamVsRawConsume >= NATS_GOALS.replayVsRawConsume)}, ` +
+      `from the log → ${mark(ratios.replayEmbeddedVsRawConsume >= NATS_GOALS.replayVsRawConsume)}`,
     cpuLine('CPU, catch-up         ', r.outboxCatchUp.cpu),
     cpuLine('CPU, raw one-at-a-time', r.rawPublishSerial.cpu),
     cpuLine('CPU, projector        ', r.projectorCatchUp.cpu),
@@ -127,6 +162,7 @@ export function renderNatsReport(
   raw: RawRoundTripResult,
   replay: ReplayBenchResult,
   ratios: NatsRatios,
+  diskSync: LatencySummary,
 ): string {
-  return [`NATS bench — ${server} on 127.0.0.1 (one server for every measurement)`, '', ...latencySection(config, ours, raw, ratios), '', ...throughputSection(replay, ratios)].join('\n');
+  return [`NATS bench — ${server} on 127.0.0.1 (one server for every measurement)`, '', ...latencySection(config, ours, raw, ratios, diskSync), '', ...throughputSection(replay, ratios)].join('\n');
 }

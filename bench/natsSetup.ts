@@ -6,7 +6,7 @@ import { EVENTS_STREAM, EVENTS_SUBJECT_ROOT, STATUS_BUCKET } from '../events/jet
 
 /** A connection with the service's settings (infra/nats/connect.ts): reconnects forever. */
 export function connectLikeService(url: string, name: string): Promise<NatsConnection> {
-  return connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1_000, pingInterval: 10_000, timeout: 5_000 });
+  return connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1_000, pingInterval: 10_000, timeout: 5_000, noAsyncTraces: true });
 }
 
 /** Deletes the events stream and the status bucket (with their consumers), then creates the stream as the service does. */

@@ -22,6 +22,8 @@ export class MemorySink implements EventSink {
   readonly messages: MemoryMessage[] = [];
   /** Clock time of every publish or lookup (failed ones too). */
   readonly attempts: number[] = [];
+  /** Subject of every lookup of a subject's last message (failed ones too). */
+  readonly lookups: string[] = [];
   /** Msg id → stream sequence, like the duplicate window; clear it to let the window pass. */
   readonly dedupe = new Map<string, number>();
   down = false;
@@ -51,6 +53,7 @@ export class MemorySink implements EventSink {
 
   async head(subject: string): Promise<SubjectHead | undefined> {
     this.attempts.push(this.clock.now());
+    this.lookups.push(subject);
     if (this.down) throw new Error('timeout');
     const m = this.#last(subject);
     return m && { seq: m.seq, streamSeq: m.event.metadata.streamSeq, eventId: m.event.metadata.eventId };

@@ -52,6 +52,8 @@ export function jetStreamSink(options: JetStreamSinkOptions): EventSink {
   const reconnected = new Wake();
   const timeoutMs = options.publishTimeoutMs ?? 5_000;
   let current: Promise<Link> | undefined;
+  /** The link `current` resolved to, while it is the current one: publishes skip awaiting it. */
+  let ready: Link | undefined;
   let closed = false;
   const owned: NatsConnection[] = [];
   const watchers: { stop(): void }[] = [];
@@ -72,7 +74,8 @@ export function jetStreamSink(options: JetStreamSinkOptions): EventSink {
       current = undefined;
       throw e;
     });
-    if (!l.nc.isClosed()) return l;
+    if (!l.nc.isClosed()) return (ready = l);
+    ready = undefined;
     if (options.connect === undefined) throw new ConnectionClosedError();
     current = options.connect().then((nc) => {
       owned.push(nc);
@@ -85,7 +88,7 @@ export function jetStreamSink(options: JetStreamSinkOptions): EventSink {
   return {
     reconnected,
     async publish(subject, body, eventId, expected) {
-      const { js } = await connection();
+      const { js } = ready !== undefined && !closed && !ready.nc.isClosed() ? ready : await connection();
       const ack = await publishEvent(js, subject, body, eventId, expected, timeoutMs);
       return { seq: ack.seq, duplicate: ack.duplicate };
     },

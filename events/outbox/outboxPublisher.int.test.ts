@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
@@ -189,4 +190,41 @@ test('started while NATS is unreachable (its connection still pending), it publi
   await publisher.whenCaughtUp();
   await publisher.stop();
   await assertExactlyOnce(await r.connectClient(), events);
+});
+
+test('a publisher process SIGKILLed mid-pipeline, restarted from its mark after the duplicate window: every event once, each aggregate in order', async (t) => {
+  const r = await rig(t, 1_000);
+  const nc = await r.connectClient();
+  const events: StoredEvent[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (const ticker of TICKERS) events.push(...(await r.outbox.append(coinStream(ticker), [activation(ticker)[round]!])));
+  }
+  await r.outbox.close(); // the child takes the log over
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(import.meta.dirname, '../../devnet/testkits/outboxPublisherProcess.ts'), r.server.url, r.dir, NODE], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((res) => child.once('exit', res));
+  t.after(() => void child.kill('SIGKILL'));
+  const jsm = await jetstreamManager(nc);
+  const stored = async () => (await jsm.streams.info(EVENTS_STREAM)).state.messages;
+  const deadline = Date.now() + 20_000;
+  while ((await stored()) < 300) {
+    if (Date.now() > deadline) throw new Error('the child never published');
+    await new Promise((res) => setTimeout(res, 2));
+  }
+  child.kill('SIGKILL');
+  await exited;
+  const atKill = await stored();
+  const mark = Number((await readFile(join(r.dir, 'published.seq'), 'utf8').catch(() => '0')).trim());
+  t.diagnostic(`killed with ${atKill} of ${events.length} events in the stream, mark ${mark}`);
+  assert.ok(atKill < events.length, 'killed before the end');
+  assert.ok(mark < atKill, 'events beyond the mark were in the stream (published ahead of an unconfirmed one)');
+  await new Promise((res) => setTimeout(res, 1_200)); // the stream forgets the msg ids: only the subject check stands
+  const outbox = await EmbeddedEventLog.open({ dir: r.dir, sessionId: 'session-2', nodeId: NODE });
+  t.after(() => outbox.close());
+  const publisher = await startOutboxPublisher({ ...r.publisherOptions(nc), outbox });
+  await publisher.whenCaughtUp();
+  assert.equal(publisher.failure(), undefined);
+  await publisher.stop();
+  await assertExactlyOnce(nc, events);
 });

@@ -54,7 +54,7 @@ function streamShape(sink: MemorySink) {
   return { perSubject, unique: new Set(ids).size === ids.length, count: ids.length };
 }
 
-test('publishes the outbox in order to per-aggregate subjects and saves the mark', async (t) => {
+test('publishes the outbox to per-aggregate subjects, each in order, and saves the mark', async (t) => {
   const { outbox, sink, options, dir } = await fixture(t);
   await outbox.append(coinStream('ETH'), [disabled('ETH')]);
   const publisher = await startOutboxPublisherOn(sink, options());
@@ -64,7 +64,14 @@ test('publishes the outbox in order to per-aggregate subjects and saves the mark
   assert.equal(publisher.published(), 4);
   assert.equal(publisher.lagEvents(), 0);
   assert.deepEqual(
-    sink.messages.map((m) => [m.subject, m.event.metadata.seq, m.event.metadata.streamSeq, m.event.metadata.nodeId]),
+    streamShape(sink).perSubject,
+    new Map([
+      [eventSubject(NODE, 'coin.ETH'), [1, 2]],
+      [eventSubject(NODE, 'coin.BNB'), [1, 2]],
+    ]),
+  );
+  assert.deepEqual(
+    sink.messages.map((m) => [m.subject, m.event.metadata.seq, m.event.metadata.streamSeq, m.event.metadata.nodeId]).sort((a, b) => Number(a[1]) - Number(b[1])),
     [
       [eventSubject(NODE, 'coin.ETH'), 1, 1, NODE],
       [eventSubject(NODE, 'coin.BNB'), 2, 1, NODE],

@@ -6,7 +6,8 @@ import { jetStreamSink, type EventSink } from './eventSink.ts';
 import { OutboxFeed, type OutboxSource } from './outboxFeed.ts';
 import { MarkWriter, readPublishMark, type MarkBatching } from './publishMark.ts';
 import { HeadCache } from './publishDecision.ts';
-import { StreamLostHistory, checkStreamHistory, publishOutboxEvent, type PublishContext } from './publishLoop.ts';
+import { PublishHealth, StreamLostHistory, checkStreamHistory, type PublishContext } from './publishLoop.ts';
+import { runPublishPipeline, type DEFAULT_MAX_IN_FLIGHT } from './publishPipeline.ts';
 import { silentLog, type Log } from '../../kernel/log.ts';
 
 
@@ -37,6 +38,11 @@ export interface OutboxPublisherCoreOptions {
   readonly markBatching?: MarkBatching;
   /** Live events held in memory before falling back to reading the outbox file (default 10 000). */
   readonly bufferLimit?: number;
+  /**
+   * Publishes awaiting their PubAck at once, across aggregates (one per aggregate at a time).
+   * @default 256 ({@link DEFAULT_MAX_IN_FLIGHT})
+   */
+  readonly maxInFlight?: number;
 }
 
 /** Options of {@link startOutboxPublisher}. */
@@ -53,9 +59,10 @@ export interface OutboxPublisherOptions extends OutboxPublisherCoreOptions {
 
 
 /**
- * Publishes the outbox to JetStream: every event after the saved mark, in outbox order, each to
+ * Publishes the outbox to JetStream: every event after the saved mark, each to
  * `activation.events.<node_id>.<aggregate>` with `Nats-Msg-Id` and the expected last subject
- * sequence, waiting for each PubAck. It never blocks the service: while NATS is down it retries
+ * sequence, in outbox order per aggregate, with publishes of different aggregates in flight at
+ * once ({@link runPublishPipeline}); the mark only covers events all confirmed. It never blocks the service: while NATS is down it retries
  * (capped exponential backoff on the clock, at once on reconnect) and events wait in the outbox.
  */
 export function startOutboxPublisher(options: OutboxPublisherOptions): Promise<OutboxPublisher> {
@@ -83,6 +90,7 @@ export async function startOutboxPublisherOn(sink: EventSink, options: OutboxPub
     log,
     signal: stopping.signal,
     heads: new HeadCache(),
+    health: new PublishHealth(),
   };
   const marks = new MarkWriter({
     path: options.markFile,
@@ -116,11 +124,11 @@ export async function startOutboxPublisherOn(sink: EventSink, options: OutboxPub
       try {
         if (!checked) await checkStreamHistory(ctx);
         checked = true;
-        const event = await feed.next(stopping.signal);
-        await publishOutboxEvent(ctx, event);
-        published = event.metadata.seq;
-        marks.note(published);
-        settleWaiters();
+        await runPublishPipeline(ctx, feed, (seq) => {
+          published = seq;
+          marks.note(published);
+          settleWaiters();
+        }, options.maxInFlight);
       } catch (e) {
         if (stopping.signal.aborted) return;
         if (!(e instanceof StreamLostHistory)) throw e;

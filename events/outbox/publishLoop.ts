@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../../spec/events.ts';
 import type { Clock } from '../../kernel/clock.ts';
-import { abortable, backoffDelay, pause, type BackoffPolicy, type Wake } from './backoff.ts';
+import { backoffDelay, pause, type BackoffPolicy, type Wake } from './backoff.ts';
 import { ConnectionClosedError, type EventSink } from './eventSink.ts';
 import { EventMessageError, encodeEventBody } from '../jetstream/eventMessage.ts';
 import { HeadCache, decidePublish } from './publishDecision.ts';
@@ -43,6 +43,27 @@ export interface PublishContext {
   readonly log: Log;
   readonly signal: AbortSignal;
   readonly heads: HeadCache;
+  readonly health: PublishHealth;
+}
+
+/**
+ * Whether publishing is failing. Many publishes are in flight at once, so an outage is logged
+ * when the first of them fails and its end when the first of them succeeds again, not per publish.
+ */
+export class PublishHealth {
+  #failingSince: number | undefined;
+
+  failed(ctx: Pick<PublishContext, 'clock' | 'log'>, what: string, error: unknown): void {
+    if (this.#failingSince !== undefined) return;
+    this.#failingSince = ctx.clock.now();
+    ctx.log.warn(`event publishing failed, retrying: ${what}`, { error: (error as Error).message });
+  }
+
+  succeeded(ctx: Pick<PublishContext, 'clock' | 'log'>, what: string): void {
+    if (this.#failingSince === undefined) return;
+    ctx.log.info(`event publishing recovered: ${what}`, { ms: ctx.clock.now() - this.#failingSince });
+    this.#failingSince = undefined;
+  }
 }
 
 /**
@@ -51,17 +72,16 @@ export interface PublishContext {
  * anything else is retried after a capped exponential backoff, cut short when NATS reconnects.
  */
 export async function retrying<T>(ctx: PublishContext, what: string, attempt: () => Promise<T>): Promise<T> {
-  const started = ctx.clock.now();
   for (let n = 0; ; n++) {
     try {
-      const result = await abortable(unlessReconnected(attempt(), ctx.sink.reconnected), ctx.signal);
-      if (n > 0) ctx.log.info(`event publishing recovered: ${what}`, { attempts: n + 1, ms: ctx.clock.now() - started });
+      const result = await settleUnlessInterrupted(attempt(), ctx.sink.reconnected, ctx.signal);
+      if (n > 0) ctx.health.succeeded(ctx, what);
       return result;
     } catch (e) {
       if (ctx.signal.aborted || isFatal(e) || e instanceof StreamLostHistory) throw e;
       if (e === RECONNECTED) continue; // an attempt sent before the outage may wait out its timeout: retry now
       if (isNoResponders(e) && (await ctx.sink.createStreamIfMissing().catch(() => false))) throw new StreamLostHistory();
-      if (n === 0) ctx.log.warn(`event publishing failed, retrying: ${what}`, { error: (e as Error).message });
+      ctx.health.failed(ctx, what, e);
       await pause(ctx.clock, backoffDelay(ctx.backoff, n), ctx.signal, ctx.sink.reconnected);
     }
   }
@@ -71,14 +91,19 @@ const RECONNECTED = new Error('reconnected');
 
 /**
  * Settles like `attempt`, or rejects with {@link RECONNECTED} when the connection comes back first
- * (the abandoned attempt may still land; its repeat is then a duplicate the stream drops).
+ * (the abandoned attempt may still land; its repeat is then a duplicate the stream drops), or with
+ * the signal's reason as soon as `signal` aborts. One promise per attempt: this runs per publish.
  */
-function unlessReconnected<T>(attempt: Promise<T>, reconnected: Wake): Promise<T> {
+function settleUnlessInterrupted<T>(attempt: Promise<T>, reconnected: Wake, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const cancel = reconnected.once(() => reject(RECONNECTED));
+    const onAbort = () => (cancel(), reject(signal.reason));
+    const cancel = reconnected.once(() => (signal.removeEventListener('abort', onAbort), reject(RECONNECTED)));
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => (cancel(), signal.removeEventListener('abort', onAbort));
     attempt.then(
-      (v) => (cancel(), resolve(v)),
-      (e: unknown) => (cancel(), reject(e)),
+      (v) => (done(), resolve(v)),
+      (e: unknown) => (done(), reject(e)),
     );
   });
 }
@@ -92,30 +117,45 @@ export function checkStreamHistory(ctx: PublishContext): Promise<void> {
 
 /**
  * Publishes one outbox event to its aggregate's subject unless the subject already holds it,
- * with `Nats-Msg-Id` and the expected last subject sequence. A wrong-last-sequence answer makes it
- * look the subject up again and decide afresh (three times at most, then it is a conflict).
+ * with `Nats-Msg-Id` and the expected last subject sequence. The subject's last message is kept
+ * in `ctx.heads` after each publish, so it is looked up only for a subject not published since
+ * the start, and not even then for an aggregate's first event: that one is sent expecting an
+ * empty subject, and only a refusal makes it look. A wrong-last-sequence answer makes it look
+ * the subject up again and decide afresh at once (three times at most, then it is a conflict).
  */
 export function publishOutboxEvent(ctx: PublishContext, event: StoredEvent): Promise<void> {
   const { eventId, streamSeq, stream } = event.metadata;
   const subject = eventSubject(ctx.nodeId, stream);
-  const body = encodeEventBody({ ...event, metadata: { ...event.metadata, nodeId: ctx.nodeId } });
-  let refusals = 0;
+  const body = encodeEventBody(event.metadata.nodeId === ctx.nodeId ? event : { ...event, metadata: { ...event.metadata, nodeId: ctx.nodeId } });
+  const published = (ack: { seq: number }) => {
+    const known = ctx.heads.get(subject); // an abandoned attempt must not move the head back
+    if (known === undefined || known.streamSeq < streamSeq) ctx.heads.set(subject, { seq: ack.seq, streamSeq, eventId });
+  };
+  let guess = streamSeq === 1;
   return retrying(ctx, `publishing ${subject}`, async () => {
-    if (!ctx.heads.has(subject)) ctx.heads.set(subject, await ctx.sink.head(subject));
-    const decision = decidePublish({ eventId, streamSeq }, ctx.heads.get(subject));
-    if (decision.kind === 'skip') return;
-    if (decision.kind === 'conflict') throw new OutboxConflictError(subject, decision.reason);
-    if (decision.gap) ctx.log.warn('publishing after a gap in an aggregate (earlier events missing)', { subject, streamSeq });
-    try {
-      const ack = await ctx.sink.publish(subject, body, eventId, decision.expectedLastSubjectSeq);
-      const known = ctx.heads.get(subject); // an abandoned attempt must not move the head back
-      if (known === undefined || known.streamSeq < streamSeq) ctx.heads.set(subject, { seq: ack.seq, streamSeq, eventId });
-    } catch (e) {
-      if (!isWrongLastSequence(e)) throw e;
-      ctx.heads.delete(subject);
-      if (++refusals > 3) throw new InterleavedWriteError(subject, decision.expectedLastSubjectSeq, e);
-      ctx.log.warn('subject moved on unexpectedly; looking it up again', { subject, streamSeq, error: (e as Error).message });
-      throw e;
+    if (guess && !ctx.heads.has(subject)) {
+      try {
+        return published(await ctx.sink.publish(subject, body, eventId, 0));
+      } catch (e) {
+        if (!isWrongLastSequence(e)) throw e;
+        guess = false; // the subject holds something (this event, outside the duplicate window?): look
+      }
+    }
+    for (let refusals = 0; ; ) {
+      if (!ctx.heads.has(subject)) ctx.heads.set(subject, await ctx.sink.head(subject));
+      const decision = decidePublish({ eventId, streamSeq }, ctx.heads.get(subject));
+      if (decision.kind === 'skip') return;
+      if (decision.kind === 'conflict') throw new OutboxConflictError(subject, decision.reason);
+      if (decision.gap) ctx.log.warn('publishing after a gap in an aggregate (earlier events missing)', { subject, streamSeq });
+      try {
+        return published(await ctx.sink.publish(subject, body, eventId, decision.expectedLastSubjectSeq));
+      } catch (e) {
+        if (!isWrongLastSequence(e)) throw e;
+        ctx.heads.delete(subject);
+        guess = false;
+        if (++refusals > 3) throw new InterleavedWriteError(subject, decision.expectedLastSubjectSeq, e);
+        ctx.log.warn('subject moved on unexpectedly; looking it up again', { subject, streamSeq, error: (e as Error).message });
+      }
     }
   });
 }

@@ -4,6 +4,7 @@ import { statusKey } from '../jetstream/subjects.ts';
 import { canonicalJson } from './canonicalJson.ts';
 import type { CoinStatus } from './coinStatus.ts';
 import { StatusState, statusDigest } from './statusState.ts';
+import { nextStatusValue, statusTarget, type StatusValue } from './statusRouting.ts';
 import { busyNode } from '../../devnet/testkits/statusScenario.ts';
 
 test('a busy node ends with the statuses its events describe', () => {
@@ -54,4 +55,21 @@ test('two nodes do not touch each other: a session start resets only its own nod
 
 test('canonical JSON sorts keys at every level and drops undefined', () => {
   assert.equal(canonicalJson({ b: 1, a: { d: [2, { f: 1, e: 0 }], c: undefined } }), '{"a":{"d":[2,{"e":0,"f":1}]},"b":1}');
+});
+
+test('task values rendered when read equal the projector’s per-event values, redeliveries included', () => {
+  const events = busyNode('n').events;
+  const state = new StatusState();
+  const eager = new Map<string, StatusValue>();
+  for (const [i, e] of [...events, ...events.slice(2)].entries()) {
+    state.apply(e, 'n');
+    const target = statusTarget(e, 'n');
+    if (target?.kind === 'task') {
+      const next = nextStatusValue(eager.get(target.key), e, target);
+      if (next !== undefined) eager.set(target.key, next);
+    }
+    if (i % 5 === 0) for (const [key, value] of eager) assert.deepEqual(state.get(key), value, `${key} after event ${i}`);
+  }
+  assert.ok(eager.size > 0);
+  for (const [key, value] of eager) assert.deepEqual(state.get(key), value, key);
 });

@@ -40,7 +40,11 @@ export function taskWireStatus(task: TaskRecord): { status: TaskStatusName; deta
  */
 export function nextTaskStatus(prev: TaskStatusValue | undefined, event: StoredEvent, nodeId: string): TaskStatusValue | undefined {
   const record = nextTaskRecord(prev, event);
-  if (record === undefined) return undefined;
-  const { taskId, ticker, getBalances, sessionId } = record;
-  return { ...taskWireStatus(record), nodeId, taskId, ticker, getBalances, sessionId, lastSeq: event.metadata.seq, updatedAt: event.metadata.time };
+  return record === undefined ? undefined : taskStatusValueOf(record, nodeId, event.metadata);
+}
+
+/** The KV value of `task` of node `nodeId` whose last event is `last`. */
+export function taskStatusValueOf(task: TaskRecord, nodeId: string, last: { readonly seq: number; readonly time: string }): TaskStatusValue {
+  const { taskId, ticker, getBalances, sessionId } = task;
+  return { ...taskWireStatus(task), nodeId, taskId, ticker, getBalances, sessionId, lastSeq: last.seq, updatedAt: last.time };
 }

@@ -26,7 +26,8 @@ export function decodeForProjection(subject: string, data: Uint8Array): DecodedE
     return { ok: false, reason: `not a stored event${problem ? ` (${problem.field}: ${problem.message})` : ''}` };
   }
   const event = value as StoredEvent;
-  const fromSubject = parseEventSubject(subject)?.nodeId;
-  if (event.metadata.nodeId === undefined && fromSubject === undefined) return { ok: false, reason: 'no node id' };
-  return { ok: true, event, nodeId: eventNodeId(event, fromSubject ?? '') };
+  if (event.metadata.nodeId !== undefined) return { ok: true, event, nodeId: event.metadata.nodeId };
+  const fromSubject = parseEventSubject(subject)?.nodeId; // only older writers left it out of the body
+  if (fromSubject === undefined) return { ok: false, reason: 'no node id' };
+  return { ok: true, event, nodeId: eventNodeId(event, fromSubject) };
 }

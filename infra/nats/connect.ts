@@ -19,5 +19,8 @@ export function natsConnectionOptions(settings: NatsSettings, name: string): Con
     maxReconnectAttempts: -1,
     reconnectTimeWait: 1_000,
     pingInterval: 10_000,
+    // nats.js otherwise builds two Error objects (stack traces) per request, in case it fails:
+    // a fifth of the CPU of publishing the outbox. Our errors carry messages, not these stacks.
+    noAsyncTraces: true,
   };
 }
