@@ -1,0 +1,153 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { startNatsCluster, type NatsCluster } from './devnet/nats/natsCluster.ts';
+import { leaderOf, newLeaderAt, type RaftGroup } from './devnet/nats/clusterLeaders.ts';
+import { readEvents } from './devnet/testkits/readEvents.ts';
+import { natsConnectionOptions } from './infra/nats/connect.ts';
+import type { NatsSettings } from './infra/config/nodeConfig.ts';
+import { EmbeddedEventLog } from './events/log/embeddedEventLog.ts';
+import { coinStream } from './events/log/eventLog.ts';
+import { ensureEventsStream } from './events/jetstream/ensureStream.ts';
+import { EVENTS_STREAM } from './events/jetstream/subjects.ts';
+import { nodeEventsFilter } from './events/jetstream/streamOps.ts';
+import { startOutboxPublisher } from './events/outbox/outboxPublisher.ts';
+import { startProjector } from './events/projector/projector.ts';
+import { STATUS_BUCKET_STREAM, openStatusKv } from './events/projector/statusKv.ts';
+import { jetStreamSource, replay } from './events/replay/replay.ts';
+import { kvDigest } from './events/replay/replayKv.ts';
+import type { DomainEvent, StoredEvent } from './spec/events.ts';
+
+/** Issue 16: a 3-server cluster loses one server (SIGKILL); the service's events and statuses recover within seconds. */
+
+const NODE = 'cluster-node';
+
+function settings(cluster: NatsCluster): NatsSettings {
+  return {
+    servers: cluster.urls, name: undefined, user: undefined, pass: undefined, token: undefined, credsFile: undefined, tls: undefined,
+    streamReplicas: 3, streamMaxAgeSeconds: 0, projector: 'embedded',
+  };
+}
+
+/** The service's connection, as natsLink opens it; once JetStream has elected its meta leader and the stream exists (R3). */
+async function serviceConnection(cluster: NatsCluster): Promise<NatsConnection> {
+  const nc = await connect(natsConnectionOptions(settings(cluster), 'cluster test'));
+  for (const deadline = Date.now() + 20_000; ; ) {
+    try {
+      await ensureEventsStream(await jetstreamManager(nc, { timeout: 1_000 }), { replicas: 3 });
+      return nc;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(200);
+    }
+  }
+}
+
+/** Event `round` (0–2) of one activation. */
+function activationEvent(ticker: string, round: number): DomainEvent {
+  if (round === 0) return { type: 'ActivationRequested', data: { ticker, family: 'evm', via: 'enable_eth', tokens: [], getBalances: true, attempt: 1 } };
+  if (round === 1) {
+    return { type: 'CoinActivated', data: { ticker, family: 'evm', address: '0xabc', pubkey: '02ab', derivationMethod: 'Iguana', currentBlock: 7, tokens: [], attempt: 1 } };
+  }
+  return { type: 'CoinDisabled', data: { ticker, tokens: [] } };
+}
+
+/** Appends one event every `everyMs` (activations of 40 coins, three events each, over and over) until stopped. */
+function appendBurst(outbox: EmbeddedEventLog, everyMs: number): { stop(): Promise<StoredEvent[]> } {
+  const stored: StoredEvent[] = [];
+  let stopping = false;
+  const running = (async () => {
+    for (let i = 0; !stopping; i++) {
+      const ticker = `C${i % 40}`;
+      stored.push(...(await outbox.append(coinStream(ticker), [activationEvent(ticker, Math.floor(i / 40) % 3)])));
+      await sleep(everyMs);
+    }
+  })();
+  return { stop: async () => ((stopping = true), await running, stored) };
+}
+
+/** Every outbox event is in the stream exactly once, each aggregate's in order. */
+async function assertExactlyOncePerSubject(nc: NatsConnection, outbox: readonly StoredEvent[]): Promise<void> {
+  const count = new Map<string, number>();
+  const perAggregate = new Map<string, number[]>();
+  for await (const e of readEvents(jetstream(nc), nodeEventsFilter(NODE))) {
+    count.set(e.metadata.eventId, (count.get(e.metadata.eventId) ?? 0) + 1);
+    perAggregate.set(e.metadata.stream, [...(perAggregate.get(e.metadata.stream) ?? []), e.metadata.streamSeq]);
+  }
+  assert.deepEqual([...new Set(count.values())], [1], 'no event twice');
+  assert.equal(count.size, outbox.length, 'nothing lost');
+  for (const e of outbox) assert.equal(count.get(e.metadata.eventId), 1);
+  for (const [stream, seqs] of perAggregate) assert.deepEqual(seqs, seqs.map((_, i) => i + 1), `${stream} in order`);
+}
+
+test('the stream leader is SIGKILLed mid-burst: publishing resumes within 2 s of the new leader, the KV converges within 5 s, once per subject', async (t) => {
+  const cluster = await startNatsCluster();
+  const dir = await mkdtemp(join(tmpdir(), 'cluster-outbox-'));
+  const connections: NatsConnection[] = [];
+  t.after(async () => {
+    for (const nc of connections) await nc.close().catch(() => undefined);
+    await cluster.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const nc = await serviceConnection(cluster);
+  const observer = await connect({ servers: [...cluster.urls], maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+  connections.push(nc, observer);
+  const outbox = await EmbeddedEventLog.open({ dir, sessionId: 'session-1', nodeId: NODE });
+  t.after(() => outbox.close().catch(() => undefined));
+  const kv = await openStatusKv(nc, { replicas: 3 });
+  const durable = `activation-projector-${NODE}`;
+  // What natsLink starts, with its defaults.
+  const publisher = await startOutboxPublisher({ outbox, nc, nodeId: NODE, markFile: join(dir, 'published.seq') });
+  const projector = await startProjector({ nc, durableName: durable, filter: nodeEventsFilter(NODE) });
+  t.after(async () => (await projector.stop(), await publisher.stop()));
+
+  const burst = appendBurst(outbox, 10);
+  while (publisher.published() < 100) await sleep(10);
+  const jsm = await jetstreamManager(observer);
+  const groups: Record<'stream' | 'consumer' | 'bucket', RaftGroup> = {
+    stream: { stream: EVENTS_STREAM },
+    consumer: { stream: EVENTS_STREAM, consumer: durable },
+    bucket: { stream: STATUS_BUCKET_STREAM },
+  };
+  const before = Object.fromEntries(await Promise.all(Object.entries(groups).map(async ([k, g]) => [k, await leaderOf(jsm, g)]))) as Record<keyof typeof groups, string>;
+  const victim = before.stream;
+  assert.equal((await jsm.streams.info(STATUS_BUCKET_STREAM)).config.num_replicas, 3, 'the bucket is replicated');
+
+  await cluster.server(victim).kill();
+  const killedAt = Date.now();
+  const publishedAtKill = publisher.published();
+  const leaders = Object.fromEntries(
+    Object.entries(groups).map(([k, g]) => [k, before[k as keyof typeof groups] === victim ? newLeaderAt(observer, g, victim) : Promise.resolve({ at: killedAt, leader: before[k as keyof typeof groups] })]),
+  ) as Record<keyof typeof groups, Promise<{ at: number; leader: string }>>;
+  let resumedAt = 0;
+  const resumed = (async () => {
+    while (publisher.published() <= publishedAtKill) await sleep(5);
+    resumedAt = Date.now();
+  })();
+  const streamLeader = await leaders.stream;
+  const events = await burst.stop(); // everything appended until the new leader exists
+  await resumed;
+  await publisher.whenCaughtUp();
+  const publishedAt = Date.now();
+  await projector.whenCaughtUp();
+  const convergedAt = Date.now();
+  const lastLeaderAt = Math.max(...(await Promise.all(Object.values(leaders))).map((l) => l.at));
+
+  t.diagnostic(
+    `killed ${victim} (leader of ${Object.entries(before).filter(([, l]) => l === victim).map(([k]) => k).join(', ')}); ` +
+      `new stream leader after ${streamLeader.at - killedAt} ms; publishing resumed ${resumedAt - streamLeader.at} ms after it ` +
+      `(caught up ${publishedAt - streamLeader.at} ms, ${events.length} events); every group led again after ${lastLeaderAt - killedAt} ms; ` +
+      `KV converged ${convergedAt - lastLeaderAt} ms after that (${convergedAt - streamLeader.at} ms after the stream leader)`,
+  );
+  assert.ok(resumedAt - streamLeader.at <= 2_000, `publishing resumed ${resumedAt - streamLeader.at} ms after the new stream leader`);
+  assert.ok(convergedAt - lastLeaderAt <= 5_000, `the KV converged ${convergedAt - lastLeaderAt} ms after the last new leader`);
+
+  await assertExactlyOncePerSubject(observer, events);
+  const replayed = await replay(await jetStreamSource(observer, { node: NODE }), { node: NODE });
+  assert.equal(await kvDigest(kv, { node: NODE }), replayed.digest, 'the KV equals a replay');
+});
