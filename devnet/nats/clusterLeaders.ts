@@ -46,3 +46,20 @@ export async function newLeaderAt(nc: NatsConnection, group: RaftGroup, lost: st
     void ask();
   });
 }
+
+/**
+ * Resolves once every replica of `stream` is online and current (a restarted server has caught
+ * up): what a read through a new ephemeral consumer, which the server may place on any replica,
+ * needs in order to see every message.
+ */
+export async function untilReplicasCurrent(nc: NatsConnection, stream: string, withinMs = 30_000): Promise<void> {
+  const jsm = await jetstreamManager(nc, { timeout: 1_000, checkAPI: false });
+  for (const deadline = Date.now() + withinMs; ; ) {
+    const info = await jsm.streams.info(stream).catch(() => undefined);
+    const replicas = info?.cluster?.replicas;
+    const wanted = (info?.config.num_replicas ?? 1) - 1;
+    if (info?.cluster?.leader !== undefined && replicas?.length === wanted && replicas.every((r) => r.current && r.offline !== true)) return;
+    if (Date.now() > deadline) throw new Error(`the replicas of ${stream} did not catch up: ${JSON.stringify(info?.cluster)}`);
+    await sleep(100);
+  }
+}
