@@ -236,3 +236,18 @@ test('a member of a projector set (npm run projector, two members) is SIGKILLed 
   const replayed = await replay(await jetStreamSource(nc, { node: NODE }), { node: NODE });
   assert.equal(await kvDigest(kv, { node: NODE }), replayed.digest, 'the KV equals a replay');
 });
+
+test('stream_replicas reaches the bucket: an existing bucket with 1 replica is brought to 3', { timeout: 60_000 }, async (t) => {
+  const cluster = await startNatsCluster();
+  t.after(() => cluster.stop());
+  const nc = await serviceConnection(cluster);
+  t.after(() => nc.close());
+  const jsm = await jetstreamManager(nc);
+  await openStatusKv(nc, { replicas: 1 });
+  assert.equal((await jsm.streams.info(STATUS_BUCKET_STREAM)).config.num_replicas, 1);
+  const changes: unknown[] = [];
+  await openStatusKv(nc, { log: { info: (m, f) => changes.push({ m, ...f }), warn: (m) => changes.push(m), error: (m) => changes.push(m) } });
+  assert.deepEqual(changes, [{ m: 'status bucket replicas changed', bucket: 'ACTIVATION_STATUS', from: 1, to: 3 }], 'the events stream has 3');
+  await untilReplicasCurrent(nc, STATUS_BUCKET_STREAM);
+  assert.equal((await jsm.streams.info(STATUS_BUCKET_STREAM)).cluster?.replicas?.length, 2, 'two followers');
+});

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
 import type { Log } from '../kernel/log.ts';
+import { LIVENESS } from '../infra/nats/connect.ts';
 import { ALL_EVENTS_FILTER, DEFAULT_PROJECTOR_DURABLE, PROJECTOR_DEFAULTS, nodeEventsFilter, startProjector, type Projector } from '../events/projector/projector.ts';
 
 /** Usage of `npm run projector`. */
@@ -56,7 +57,7 @@ export function parseProjectorArgs(argv: readonly string[]): ProjectorCliOptions
  * then stops the projector and drains the connection.
  */
 export async function runProjectorProcess(options: ProjectorCliOptions, log: Log, signal: AbortSignal): Promise<void> {
-  const nc = await connect({ servers: options.nats, name: `projector ${options.durableName}`, maxReconnectAttempts: -1, timeout: 5_000 });
+  const nc = await connect({ servers: options.nats, name: `projector ${options.durableName}`, maxReconnectAttempts: -1, timeout: 5_000, ...LIVENESS });
   let projector: Projector | undefined;
   try {
     while (projector === undefined && !signal.aborted) {

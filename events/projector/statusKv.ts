@@ -42,14 +42,19 @@ export async function openStatusKv(nc: NatsConnection, options: StatusKvOptions 
   const kv = await new Kvm(jetstream(nc, timeout)).create(STATUS_BUCKET, { history: 1, replicas });
   const info = await jsm.streams.info(STATUS_BUCKET_STREAM);
   if (info.config.num_replicas !== replicas) {
-    try {
-      await jsm.streams.update(STATUS_BUCKET_STREAM, { ...info.config, num_replicas: replicas });
-      (options.log ?? silentLog).info('status bucket replicas changed', { bucket: STATUS_BUCKET, from: info.config.num_replicas, to: replicas });
-    } catch (error) {
-      (options.log ?? silentLog).warn(
-        `status bucket ${STATUS_BUCKET} has ${info.config.num_replicas} replica(s), ${replicas} wanted, and the server refused to change it: ${(error as Error).message}`,
-      );
+    const log = options.log ?? silentLog;
+    let now = info.config.num_replicas;
+    // A server outside a cluster (nats-server 2.9) accepts any count in an update and keeps 1.
+    let refusal = nc.info?.cluster === undefined && replicas > 1 ? 'a server outside a cluster holds 1' : undefined;
+    if (refusal === undefined) {
+      try {
+        now = (await jsm.streams.update(STATUS_BUCKET_STREAM, { ...info.config, num_replicas: replicas })).config.num_replicas;
+      } catch (error) {
+        refusal = `the server refused to change it: ${(error as Error).message}`;
+      }
     }
+    if (now === replicas) log.info('status bucket replicas changed', { bucket: STATUS_BUCKET, from: info.config.num_replicas, to: replicas });
+    else log.warn(`status bucket ${STATUS_BUCKET} has ${now} replica(s), ${replicas} wanted; ${refusal ?? 'left as it is'}`);
   }
   return kv;
 }
