@@ -92,7 +92,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Project
   const log = options.log ?? silentLog;
   const timeout = { timeout: options.requestTimeoutMs ?? PROJECTOR_DEFAULTS.requestTimeoutMs };
   const jsm = await jetstreamManager(nc, timeout);
-  const kv = await openStatusKv(nc, { ...(options.log === undefined ? {} : { log }), timeoutMs: timeout.timeout });
+  const kv = await openStatusKv(nc, { log, timeoutMs: timeout.timeout });
   const consumerOptions = { durableName, filter, ackWaitMs: options.ackWaitMs ?? PROJECTOR_DEFAULTS.ackWaitMs };
   await ensureProjectorConsumer(jsm, consumerOptions);
   const js = jetstream(nc, timeout);
