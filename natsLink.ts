@@ -7,6 +7,7 @@ import { startOutboxPublisher, type OutboxPublisher } from './events/outbox/outb
 import { nodeEventsFilter, startProjector, type Projector } from './events/projector/projector.ts';
 import type { Dispatcher } from './rpc/dispatcher.ts';
 import { consoleLog, type Log } from './kernel/log.ts';
+import { openStatusKv } from './events/projector/statusKv.ts';
 import { serveRpcOverNats } from './rpc/natsRpc.ts';
 import { sleep, type Clock } from './kernel/clock.ts';
 import type { NatsSettings } from './infra/config/nodeConfig.ts';
@@ -70,6 +71,8 @@ export function startNatsLink(options: NatsLinkOptions): NatsLink {
   const ready = (async () => {
     nc = await firstConnection();
     await ensureEventsStream(await jetstreamManager(nc), stream);
+    // The bucket too gets `stream_replicas` (created, or changed, here even when the projector is external).
+    await openStatusKv(nc, { replicas: stream.replicas ?? 1, log });
     publisher = await startOutboxPublisher({
       outbox: options.outbox,
       nc,

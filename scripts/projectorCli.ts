@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
 import type { Log } from '../kernel/log.ts';
-import { ALL_EVENTS_FILTER, DEFAULT_PROJECTOR_DURABLE, nodeEventsFilter, startProjector, type Projector } from '../events/projector/projector.ts';
+import { LIVENESS } from '../infra/nats/connect.ts';
+import { ALL_EVENTS_FILTER, DEFAULT_PROJECTOR_DURABLE, PROJECTOR_DEFAULTS, nodeEventsFilter, startProjector, type Projector } from '../events/projector/projector.ts';
 
 /** Usage of `npm run projector`. */
 export const PROJECTOR_USAGE = `usage: npm run projector -- --nats <url> [options]
@@ -14,7 +15,7 @@ Processes started with the same --durable name form one projector set and share 
   --durable <name>      durable consumer name (default ${DEFAULT_PROJECTOR_DURABLE})
   --node <id>           project only this node's events (default: every node)
   --report-every <s>    log the lag every <s> seconds (default 10)
-  --ack-wait <ms>       redelivery delay of a message a dead projector left (default 30000)`;
+  --ack-wait <ms>       redelivery delay of a message a dead projector left (default ${PROJECTOR_DEFAULTS.ackWaitMs})`;
 
 /** Parsed options of the projector CLI. */
 export interface ProjectorCliOptions {
@@ -34,7 +35,7 @@ export function parseProjectorArgs(argv: readonly string[]): ProjectorCliOptions
       durable: { type: 'string', default: DEFAULT_PROJECTOR_DURABLE },
       node: { type: 'string' },
       'report-every': { type: 'string', default: '10' },
-      'ack-wait': { type: 'string', default: '30000' },
+      'ack-wait': { type: 'string', default: String(PROJECTOR_DEFAULTS.ackWaitMs) },
     },
   });
   if (values.nats === undefined) throw new Error('--nats <url> is required');
@@ -56,7 +57,7 @@ export function parseProjectorArgs(argv: readonly string[]): ProjectorCliOptions
  * then stops the projector and drains the connection.
  */
 export async function runProjectorProcess(options: ProjectorCliOptions, log: Log, signal: AbortSignal): Promise<void> {
-  const nc = await connect({ servers: options.nats, name: `projector ${options.durableName}`, maxReconnectAttempts: -1, timeout: 5_000 });
+  const nc = await connect({ servers: options.nats, name: `projector ${options.durableName}`, maxReconnectAttempts: -1, timeout: 5_000, ...LIVENESS });
   let projector: Projector | undefined;
   try {
     while (projector === undefined && !signal.aborted) {

@@ -28,8 +28,8 @@ export function natsServerBinary(): string {
 }
 
 
-/** Resolves once the server accepts TCP connections (it prints nothing we must parse). */
-async function untilListening(port: number, child: ChildProcess, log: () => string): Promise<void> {
+/** Resolves once a server accepts TCP connections (it prints nothing we must parse). */
+export async function untilListening(port: number, child: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`nats-server exited (${child.exitCode}): ${log()}`);

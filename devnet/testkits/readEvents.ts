@@ -9,15 +9,17 @@ import { EVENTS_STREAM } from '../../events/jetstream/subjects.ts';
  * (ephemeral, in server memory, no acks), deleted when the iteration ends or is abandoned.
  */
 export async function* readEvents(js: JetStreamClient, filter: string, fromSeq = 1): AsyncIterable<StoredEvent> {
+  // Up to the last message under the filter now (not the consumer's pending count, which
+  // nats-server 2.9 can get one short after a failover).
+  const last = await (await js.jetstreamManager()).streams.getMessage(EVENTS_STREAM, { last_by_subj: filter });
+  if (last === null || last.seq < fromSeq) return;
   const consumer = await js.consumers.get(EVENTS_STREAM, { filter_subjects: filter, opt_start_seq: Math.max(1, fromSeq) });
   try {
-    const { num_pending } = await consumer.info(true);
-    if (num_pending === 0) return;
     const messages = await consumer.consume({ max_messages: 512 });
     try {
       for await (const msg of messages) {
         yield decodeEventMessage(msg);
-        if (msg.info.pending === 0) return;
+        if (msg.info.streamSequence >= last.seq) return;
       }
     } finally {
       messages.stop();

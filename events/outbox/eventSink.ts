@@ -37,8 +37,18 @@ export interface JetStreamSinkOptions {
   readonly connect?: () => Promise<NatsConnection>;
   /** Used only when the stream has to be created because it is missing. */
   readonly stream?: EventsStreamOptions;
+  /**
+   * How long a PubAck, and any JetStream API answer the publisher needs (a subject's head, the
+   * stream's info), is awaited. It bounds how long an attempt lost in a failover keeps the outbox
+   * waiting: a stream without a leader answers a publish at once (no responders) but leaves its
+   * info unanswered, so each retry during an election costs this much.
+   * @default 1000
+   */
   readonly publishTimeoutMs?: number;
 }
+
+/** {@link JetStreamSinkOptions.publishTimeoutMs}'s default. */
+export const DEFAULT_PUBLISH_TIMEOUT_MS = 1_000;
 
 interface Link {
   readonly nc: NatsConnection;
@@ -50,7 +60,7 @@ interface Link {
 /** An {@link EventSink} on JetStream that replaces a closed connection when it can. */
 export function jetStreamSink(options: JetStreamSinkOptions): EventSink {
   const reconnected = new Wake();
-  const timeoutMs = options.publishTimeoutMs ?? 5_000;
+  const timeoutMs = options.publishTimeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS;
   let current: Promise<Link> | undefined;
   /** The link `current` resolved to, while it is the current one: publishes skip awaiting it. */
   let ready: Link | undefined;
@@ -65,7 +75,7 @@ export function jetStreamSink(options: JetStreamSinkOptions): EventSink {
     void (async () => {
       for await (const s of status) if (s.type === 'reconnect') reconnected.fire();
     })().catch(() => undefined);
-    return { nc, js: jetstream(nc), jsm: await jetstreamManager(nc, { checkAPI: false }), owned: isOwned };
+    return { nc, js: jetstream(nc), jsm: await jetstreamManager(nc, { checkAPI: false, timeout: timeoutMs }), owned: isOwned };
   };
   const connection = async (): Promise<Link> => {
     if (closed) throw new Error('event sink is closed');

@@ -53,7 +53,7 @@ export interface OutboxPublisherOptions extends OutboxPublisherCoreOptions {
   readonly connect?: () => Promise<NatsConnection>;
   /** Settings used only if the stream is missing and must be created again. */
   readonly stream?: EventsStreamOptions;
-  /** PubAck wait per attempt (default 5 s). */
+  /** PubAck (and JetStream API answer) wait per attempt (default 1 s, see `jetStreamSink`). */
   readonly publishTimeoutMs?: number;
 }
 

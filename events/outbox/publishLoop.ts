@@ -82,12 +82,18 @@ export async function retrying<T>(ctx: PublishContext, what: string, attempt: ()
       if (e === RECONNECTED) continue; // an attempt sent before the outage may wait out its timeout: retry now
       if (isNoResponders(e) && (await ctx.sink.createStreamIfMissing().catch(() => false))) throw new StreamLostHistory();
       ctx.health.failed(ctx, what, e);
-      await pause(ctx.clock, backoffDelay(ctx.backoff, n), ctx.signal, ctx.sink.reconnected);
+      // No responders while the stream exists: it has no leader (an election after a server's
+      // loss, a few seconds). Ask again soon, so publishing resumes right after the election.
+      const delay = isNoResponders(e) ? Math.min(NO_LEADER_RETRY_MS, backoffDelay(ctx.backoff, n)) : backoffDelay(ctx.backoff, n);
+      await pause(ctx.clock, delay, ctx.signal, ctx.sink.reconnected);
     }
   }
 }
 
 const RECONNECTED = new Error('reconnected');
+
+/** Longest pause between attempts while the stream has no leader. */
+export const NO_LEADER_RETRY_MS = 200;
 
 /**
  * Settles like `attempt`, or rejects with {@link RECONNECTED} when the connection comes back first

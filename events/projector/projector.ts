@@ -21,8 +21,27 @@ export interface ProjectorOptions {
   /** Subject filter: every node by default; `nodeEventsFilter(id)` for one node. */
   readonly filter?: string;
   readonly log?: Log;
-  /** Redelivery delay of a message a dead projector left unacknowledged (default 30 s). */
+  /**
+   * Redelivery delay of a message left unacknowledged: by a dead member of the set, or because the
+   * consumer's leader was lost with the ack. The set waits this long before the next event, so it
+   * bounds a takeover; it must exceed one apply (a stalled apply extends it with `working()`).
+   * An existing durable consumer is brought to it.
+   * @default 3000
+   */
   readonly ackWaitMs?: number;
+  /**
+   * Lifetime of one pull request (the server then ends it and the client asks again), with an idle
+   * heartbeat every half of it: a consumer whose leader moved or whose server died is noticed
+   * after two missed heartbeats, about this long, instead of nats.js's 30 s.
+   * @default 2000 (at least 1000)
+   */
+  readonly pullExpiresMs?: number;
+  /**
+   * Wait for JetStream API and KV answers (consumer info, KV reads and writes): an answer lost in
+   * a failover is retried after this long.
+   * @default 1000
+   */
+  readonly requestTimeoutMs?: number;
   /** How often the consumer is polled for lag (default 1 s). */
   readonly pollMs?: number;
   /** Lag above which a warning is logged on each poll (default 10 s). */
@@ -53,7 +72,11 @@ export interface Projector {
   stats(): ProjectorStats;
 }
 
-const RETRY_MAX_MS = 2_000;
+/** Longest pause between attempts to apply an event or to resubscribe (short: failovers take seconds). */
+const RETRY_MAX_MS = 500;
+
+/** {@link ProjectorOptions}' defaults. */
+export const PROJECTOR_DEFAULTS = { ackWaitMs: 3_000, pullExpiresMs: 2_000, requestTimeoutMs: 1_000 } as const;
 
 /**
  * Maintains the KV bucket `ACTIVATION_STATUS` from the stream `ACTIVATION_EVENTS`: a durable pull
@@ -67,11 +90,14 @@ export async function startProjector(options: ProjectorOptions): Promise<Project
   const durableName = options.durableName ?? DEFAULT_PROJECTOR_DURABLE;
   const filter = options.filter ?? ALL_EVENTS_FILTER;
   const log = options.log ?? silentLog;
-  const jsm = await jetstreamManager(nc);
-  const kv = await openStatusKv(nc);
-  const consumerOptions = { durableName, filter, ackWaitMs: options.ackWaitMs ?? 30_000 };
+  const timeout = { timeout: options.requestTimeoutMs ?? PROJECTOR_DEFAULTS.requestTimeoutMs };
+  const jsm = await jetstreamManager(nc, timeout);
+  const kv = await openStatusKv(nc, { log, timeoutMs: timeout.timeout });
+  const consumerOptions = { durableName, filter, ackWaitMs: options.ackWaitMs ?? PROJECTOR_DEFAULTS.ackWaitMs };
   await ensureProjectorConsumer(jsm, consumerOptions);
-  const js = jetstream(nc);
+  const js = jetstream(nc, timeout);
+  const expires = Math.max(1_000, options.pullExpiresMs ?? PROJECTOR_DEFAULTS.pullExpiresMs);
+  const pull = { max_messages: 16, expires, idle_heartbeat: expires / 2 };
   const writer = new StatusWriter(kv);
   const tracker = new LagTracker();
   const stopping = new AbortController();
@@ -118,7 +144,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Project
         if (recreate) await ensureProjectorConsumer(jsm, consumerOptions); // the stream or consumer was deleted
         recreate = false;
         const consumer = await js.consumers.get(EVENTS_STREAM, durableName);
-        const current = await consumer.consume({ max_messages: 16 });
+        const current = await consumer.consume(pull);
         messages = current;
         if (stopping.signal.aborted) await current.close();
         void whenLost(current).then((why) => {

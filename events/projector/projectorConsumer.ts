@@ -21,7 +21,8 @@ export interface ProjectorConsumerOptions {
 }
 
 /**
- * Creates the projector set's durable pull consumer, or checks the existing one. Explicit ack, and
+ * Creates the projector set's durable pull consumer, or checks the existing one (and brings its
+ * ack wait to `ackWaitMs`). Explicit ack, and
  * one message in flight at a time (`max_ack_pending: 1`) across every process of the set: each
  * event is applied and acknowledged before the next is handed out, to whichever process asks, so
  * keys see events in stream order however many projectors run.
@@ -35,6 +36,9 @@ export async function ensureProjectorConsumer(jsm: JetStreamManager, options: Pr
     }
     if (info.config.max_ack_pending !== 1) {
       throw new Error(`durable consumer ${options.durableName} allows ${info.config.max_ack_pending} unacknowledged messages; a projector needs 1`);
+    }
+    if (info.config.ack_wait !== nanos(options.ackWaitMs)) {
+      return await jsm.consumers.update(EVENTS_STREAM, options.durableName, { ack_wait: nanos(options.ackWaitMs) });
     }
     return info;
   } catch (error) {

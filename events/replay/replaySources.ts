@@ -90,7 +90,9 @@ async function* lines(path: string, end: number): AsyncIterable<{ line: string; 
 export async function jetStreamSource(nc: NatsConnection, options: { node?: string } = {}): Promise<ReplaySource> {
   const filter = options.node === undefined ? ALL_EVENTS_FILTER : nodeEventsFilter(options.node);
   const jsm = await jetstreamManager(nc);
-  const endSeq = (await jsm.streams.info(EVENTS_STREAM)).state.last_seq;
+  // The end is the last message under the filter when the replay starts. Not the consumer's pending
+  // count: after a failover nats-server 2.9 can report 0 pending one message early.
+  const endSeq = (await jsm.streams.getMessage(EVENTS_STREAM, { last_by_subj: filter }))?.seq ?? 0;
   const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, { filter_subjects: filter, deliver_policy: DeliverPolicy.All });
   const total = (await consumer.info(true)).num_pending;
   let refused = 0;
@@ -102,7 +104,7 @@ export async function jetStreamSource(nc: NatsConnection, options: { node?: stri
       return refused;
     },
     async *events() {
-      if (total === 0) return;
+      if (endSeq === 0) return;
       const messages = await consumer.consume({ max_messages: 1_000 });
       let position = 0;
       try {
@@ -111,7 +113,7 @@ export async function jetStreamSource(nc: NatsConnection, options: { node?: stri
           const decoded = decodeForProjection(m.subject, m.data);
           if (decoded.ok) yield { event: decoded.event, nodeId: decoded.nodeId, position };
           else refused++;
-          if (m.info.pending === 0 || m.info.streamSequence >= endSeq) break;
+          if (m.info.streamSequence >= endSeq) break;
         }
       } finally {
         await messages.close();
