@@ -18,6 +18,10 @@ import { ActivationError, ErrorType } from './spec/errors.ts';
 import { AuthGuard } from './rpc/auth.ts';
 import { createDispatcher } from './rpc/dispatcher.ts';
 import { startHttpServer } from './rpc/httpServer.ts';
+import { StreamHub } from './rpc/stream/streamHub.ts';
+import { streamRoute } from './rpc/stream/streamRoutes.ts';
+import { TaskDirectory } from './rpc/stream/taskDirectory.ts';
+import { consoleLog } from './kernel/log.ts';
 import { buildMethodTables } from './rpc/methods/index.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
 import { ConfigError, type NodeConfig } from './infra/config/index.ts';
@@ -63,6 +67,8 @@ export interface RunningService {
   readonly log: EmbeddedEventLog;
   readonly registry: CoinRegistry;
   readonly tasks: EnableEthTasks;
+  /** The event streams (`/event-stream`, `/events`); `streams.clientCount()` counts open connections. */
+  readonly streams: StreamHub;
   /** Present when `nats` is configured. */
   readonly nats: NatsLink | undefined;
   stop(): Promise<void>;
@@ -86,7 +92,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const hdAddresses = new HdAddressesProjection();
     // The KV values of this node's coins, in memory: what coin_status reads.
     const coinStatuses = new CoinStatusesProjection(nodeId);
+    const streamTasks = new TaskDirectory();
     for await (const event of log.read()) {
+      streamTasks.apply(event);
       enabledCoins.apply(event);
       taskStatuses.apply(event);
       inFlight.apply(event);
@@ -144,7 +152,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // coin_status shows a station's price from the same KV values (`gasPrice`, refreshed while active).
     const settings = new CoinSettingsService({ registry, enabledCoins, statuses: coinStatuses, gasPrice: (owner) => coinStatuses.get(owner)?.gasPrice });
     const dispatcher = createDispatcher({ ...buildMethodTables(service, tasks, settings), auth });
-    const http = await startHttpServer({ host: config.rpcip, port: options.port ?? config.rpcport, dispatcher });
+    const streaming = config.eventStreaming;
+    const streams = new StreamHub({ log, tasks: streamTasks, clock, heartbeatMs: streaming.heartbeatMs, maxBufferedBytes: streaming.maxBufferedBytes });
+    const routes = [streamRoute({ hub: streams, auth, corsOrigin: streaming.corsOrigin, lastSeq: () => log.lastSeq, log: consoleLog })];
+    const http = await startHttpServer({ host: config.rpcip, port: options.port ?? config.rpcport, dispatcher, routes });
     const nats =
       config.nats === undefined || nodeId === undefined
         ? undefined
@@ -158,6 +169,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log,
       registry,
       tasks,
+      streams,
       nats,
       async stop() {
         await tasks.stop();
@@ -165,6 +177,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         // Abort activations first: their requests then answer at once instead of holding the
         // HTTP close (a silent node could otherwise delay shutdown by its whole timeout).
         await registry.stop();
+        streams.close(); // open streams would otherwise hold the HTTP close for its whole grace
         await http.close();
         await hardware.close();
         await nats?.stop();

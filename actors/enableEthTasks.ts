@@ -59,14 +59,15 @@ export class EnableEthTasks {
    * Starts a task. Fails at once only if the coin is active (or being activated); everything else
    * (unknown ticker, bad token, dead nodes, no device) ends the task with an error later.
    * Resolves once the task's creation is durable, so its id can never be handed out again.
+   * `clientId` is recorded in `TaskCreated`: the `/event-stream` connections of that id hear the task.
    */
-  async init(command: PlatformActivationCommand): Promise<number> {
+  async init(command: PlatformActivationCommand, clientId = 0): Promise<number> {
     const reservation = this.#deps.registry.reserve(platformRequest(command));
     const taskId = this.#nextId++;
     try {
       await this.#persist(taskId, {
         type: 'TaskCreated',
-        data: { taskId, ticker: command.ticker, tokens: command.tokens.map((t) => t.ticker), keyPolicy: command.keyPolicy, getBalances: command.getBalances },
+        data: { taskId, ticker: command.ticker, tokens: command.tokens.map((t) => t.ticker), keyPolicy: command.keyPolicy, getBalances: command.getBalances, clientId },
       });
     } catch (error) {
       reservation.release();

@@ -12,6 +12,12 @@ import { answerText } from './json.ts';
 import { bodyTooLarge, decodeUtf8, DEFAULT_MAX_BODY_BYTES, NOT_UTF8 } from './limits.ts';
 import { loadDashboard, sendDashboardFile } from './dashboardPage.ts';
 
+/**
+ * A route beside the RPC (e.g. the event streams): handles the request and returns true, or returns
+ * false to leave it to the next route and finally to the RPC's own routing.
+ */
+export type HttpRoute = (req: http.IncomingMessage, res: http.ServerResponse, pathname: string) => boolean;
+
 export interface HttpServerOptions {
   /** Address to bind, e.g. `127.0.0.1` (the reference's `rpcip` default). */
   readonly host: string;
@@ -26,6 +32,8 @@ export interface HttpServerOptions {
   readonly log?: Log;
   /** `Access-Control-Allow-Origin` value (the reference's `rpccors`, default `http://localhost:3000`). */
   readonly corsOrigin?: string;
+  /** Routes tried, in order, before `/` (docs/streaming.md). */
+  readonly routes?: readonly HttpRoute[];
   /** How long `close()` waits for in-flight requests before cutting connections. Default 5 s. */
   readonly closeGraceMs?: number;
 }
@@ -131,6 +139,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         return send(res, 400, { error: 'Bad request target' });
       }
     }
+    for (const route of options.routes ?? []) if (route(req, res, pathname)) return;
     if (pathname !== '/') {
       const page = dashboard.find(pathname);
       if (page === undefined) return send(res, 404, { error: 'Not found' });

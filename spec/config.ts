@@ -17,6 +17,13 @@ export const NODE_CONFIG_DEFAULTS = {
   gas_station_refresh_s: 60,
 } as const;
 
+/** Defaults of `event_streaming_configuration` (also used when the key is absent). */
+export const EVENT_STREAMING_DEFAULTS = {
+  access_control_allow_origin: '*',
+  heartbeat_interval_s: 15,
+  max_buffered_bytes: 1_048_576,
+} as const;
+
 /** The longest wait a timer can run (2^31 - 1 ms, whole seconds); a longer one would fire at once. */
 const MAX_TIMER_S = 2_147_483;
 
@@ -94,6 +101,27 @@ export const NodeConfigFileSchema = Type.Object(
       default: NODE_CONFIG_DEFAULTS.gas_station_refresh_s,
       description: 'a number of seconds, more than 0 and at most 2147483',
     }),
+    /**
+     * The reference's switch of its event stream (docs/streaming.md). Streaming is on without it
+     * too; `worker_path` (WebAssembly builds only) is refused.
+     */
+    event_streaming_configuration: Type.Optional(
+      Type.Object(
+        {
+          /** `Access-Control-Allow-Origin` of `/event-stream` and `/events`. @default '*' (as the reference) */
+          access_control_allow_origin: Type.String({ minLength: 1, default: EVENT_STREAMING_DEFAULTS.access_control_allow_origin }),
+          /** Seconds between two `heartbeat` frames. @default 15 */
+          heartbeat_interval_s: Type.Number({ exclusiveMinimum: 0, maximum: MAX_TIMER_S, default: EVENT_STREAMING_DEFAULTS.heartbeat_interval_s }),
+          /** Bytes a connection may have waiting in its socket before it is closed as too slow. @default 1 MiB */
+          max_buffered_bytes: Type.Integer({ minimum: 1024, default: EVENT_STREAMING_DEFAULTS.max_buffered_bytes }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'an object {access_control_allow_origin ("*" or an origin such as "http://localhost:3000"), heartbeat_interval_s (seconds, more than 0), max_buffered_bytes (an integer, at least 1024)}',
+        },
+      ),
+    ),
     hardware_wallet: Type.Object(
       {
         udp_host: Type.String({ default: '127.0.0.1' }),

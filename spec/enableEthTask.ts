@@ -4,8 +4,15 @@ import { EnableEthWithTokensParams } from './enableEthWithTokens.ts';
 
 const TaskId = Type.Integer({ minimum: 0 });
 
-/** `task::enable_eth::init` params (spec 4.1): the same as `enable_eth_with_tokens`. */
-export const enableEthTaskInitParams = compile(EnableEthWithTokensParams);
+/**
+ * `task::enable_eth::init` params (spec 4.1): those of `enable_eth_with_tokens`, and `client_id`,
+ * the `/event-stream?id=` whose connections hear the task's status changes (docs/streaming.md).
+ */
+export const EnableEthTaskInitParams = Type.Object({
+  ...EnableEthWithTokensParams.properties,
+  client_id: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
+});
+export const enableEthTaskInitParams = compile(EnableEthTaskInitParams);
 /** `init` result. */
 export const EnableEthTaskInitResult = Type.Object({ task_id: TaskId });
 

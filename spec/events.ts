@@ -162,6 +162,8 @@ export const TaskCreated = event(
     tokens: Type.Array(Type.String()),
     keyPolicy: Type.String(),
     getBalances: Type.Boolean(),
+    /** `client_id` of `init` (issue 15): its `/event-stream` connections hear the task; absent before it was kept. */
+    clientId: Type.Optional(Type.Integer({ minimum: 0 })),
   }),
 );
 /** The user answered the device's PIN request (the PIN itself is never recorded). */

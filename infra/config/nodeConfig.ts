@@ -5,7 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { NodeConfigFileSchema, nodeConfigFileValidator, type NodeConfigFile } from '../../spec/config.ts';
+import { EVENT_STREAMING_DEFAULTS, NodeConfigFileSchema, nodeConfigFileValidator, type NodeConfigFile } from '../../spec/config.ts';
 import type { SchemaProblem } from '../../spec/validate.ts';
 import { ConfigError } from './configError.ts';
 import { deepFreeze } from './deepFreeze.ts';
@@ -26,6 +26,16 @@ export interface NatsSettings {
   readonly streamMaxAgeSeconds: number;
   /** `embedded`: this service runs the KV projector; `external`: `npm run projector` does. */
   readonly projector: 'embedded' | 'external';
+}
+
+/** The event stream's settings (`/event-stream`, `/events`). */
+export interface EventStreamingSettings {
+  /** `Access-Control-Allow-Origin` of the stream responses: `*` or one origin. @default '*' */
+  readonly corsOrigin: string;
+  /** Time between two `heartbeat` frames. @default 15 000 ms */
+  readonly heartbeatMs: number;
+  /** Socket backlog above which a client is closed as too slow. @default 1 MiB */
+  readonly maxBufferedBytes: number;
 }
 
 export interface NodeSettings {
@@ -57,6 +67,8 @@ export interface NodeSettings {
     readonly pinTimeoutMs: number;
     readonly confirmTimeoutMs: number;
   };
+  /** `event_streaming_configuration`, or its defaults when absent (streaming is always on). */
+  readonly eventStreaming: EventStreamingSettings;
   /** The inline `coins` array, when MM2.json has one (it then replaces the coins file). */
   readonly inlineCoins: readonly unknown[] | undefined;
   /** Keys this schema does not know, verbatim and frozen, for later features (`nats`, `node_id`, …). */
@@ -128,6 +140,7 @@ export function parseNodeSettings(value: unknown, label: string, cwd: string): N
       pinTimeoutMs: Math.round(file.hardware_wallet.pin_timeout_s * 1000),
       confirmTimeoutMs: Math.round(file.hardware_wallet.confirm_timeout_s * 1000),
     },
+    eventStreaming: eventStreamingSettings(file.event_streaming_configuration, label),
     inlineCoins: file.coins,
     extras: deepFreeze(extras),
   };
@@ -163,4 +176,29 @@ function natsSettings(nats: NonNullable<NodeConfigFile['nats']>, label: string, 
     streamMaxAgeSeconds: nats.stream_max_age_s,
     projector: nats.projector,
   };
+}
+
+/**
+ * `event_streaming_configuration` (or its defaults): the CORS origin must be `*` or a bare origin
+ * (`scheme://host[:port]`), so a typo or a path cannot reach a response header.
+ */
+function eventStreamingSettings(value: NodeConfigFile['event_streaming_configuration'], label: string): EventStreamingSettings {
+  const v = value ?? EVENT_STREAMING_DEFAULTS;
+  const origin = v.access_control_allow_origin;
+  if (origin !== '*' && !isBareOrigin(origin)) {
+    throw new ConfigError(
+      'event_streaming_configuration.access_control_allow_origin',
+      `${label}: event_streaming_configuration.access_control_allow_origin: must be "*" or an origin such as "http://localhost:3000" (scheme, host and port only)`,
+    );
+  }
+  return { corsOrigin: origin, heartbeatMs: Math.round(v.heartbeat_interval_s * 1000), maxBufferedBytes: v.max_buffered_bytes };
+}
+
+function isBareOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text;
+  } catch {
+    return false;
+  }
 }

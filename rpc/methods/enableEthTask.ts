@@ -19,7 +19,7 @@ export function enableEthTaskMethods(tasks: EnableEthTasks, service: Pick<Activa
       version: RpcVersion.V2,
       params: enableEthTaskInitParams,
       admit: admitActivation((request) => service.assertCanActivate(request), ActivationVia.EnableEthTask),
-      handle: async (params) => ({ task_id: await tasks.init(toPlatformCommand(params, ActivationVia.EnableEthTask)) }),
+      handle: async (params) => ({ task_id: await tasks.init(toPlatformCommand(params, ActivationVia.EnableEthTask), params.client_id) }),
     }),
     'task::enable_eth::status': defineMethod({
       version: RpcVersion.V2,

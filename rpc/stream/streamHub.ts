@@ -1,0 +1,142 @@
+/**
+ * The hub of `/event-stream` and `/events` (docs/streaming.md): follows the event log, renders each
+ * event once per kind of frame, and hands it to every open connection; replays the log for a
+ * resume; sends the heartbeats on the injected clock.
+ */
+import type { Clock } from '../../kernel/clock.ts';
+import type { StoredEvent } from '../../spec/events.ts';
+import type { EventLog } from '../../events/log/eventLog.ts';
+import { nextTaskRecord, taskIdOf } from '../../events/projections/taskReducer.ts';
+import { renderTaskStatus } from '../../spec/render/taskStatus.ts';
+import { eventPasses, type EventFilter } from './eventFilter.ts';
+import { ControlFrame, domainEventFrame, taskStatusFrame } from './sseFrames.ts';
+import { StreamConnection, type SseSink } from './streamConnection.ts';
+import type { TaskDirectory } from './taskDirectory.ts';
+
+/** What a connection listens to. */
+export type StreamSelection =
+  /** `/event-stream?id=`: the status changes of the tasks `init` gave this `client_id`. */
+  | { readonly kind: 'tasks'; readonly clientId: number }
+  /** `/events`: domain events that pass the filter. */
+  | { readonly kind: 'events'; readonly filter: EventFilter };
+
+export interface StreamHubOptions {
+  readonly log: EventLog;
+  /** Fed by the composition root from the whole log before the hub starts. */
+  readonly tasks: TaskDirectory;
+  readonly clock: Clock;
+  readonly heartbeatMs: number;
+  readonly maxBufferedBytes: number;
+  /** @default 10 000 */
+  readonly maxPendingEvents?: number;
+}
+
+/** An event's frames, each rendered at most once however many connections want it. */
+class EventFrames {
+  #domain: string | undefined;
+  #task: { clientId: number; frame: string } | null | undefined;
+
+  constructor(
+    readonly event: StoredEvent,
+    readonly tasks: TaskDirectory,
+  ) {}
+
+  domain(): string {
+    return (this.#domain ??= domainEventFrame(this.event));
+  }
+
+  /**
+   * The task status this event makes, exactly as `task::enable_eth::status` would answer it right
+   * after (the same reducer and renderer). None for events that change no visible status
+   * (a PIN entered, a cancel, a forget: status then answers `NoSuchTask`), and none for
+   * `TaskCreated`: the task's first `TaskProgressed`, written as it starts, carries that same
+   * first status (`ActivatingCoin`), so each status is sent once.
+   */
+  task(): { clientId: number; frame: string } | undefined {
+    if (this.#task === undefined) this.#task = this.#renderTask() ?? null;
+    return this.#task ?? undefined;
+  }
+
+  #renderTask(): { clientId: number; frame: string } | undefined {
+    const taskId = taskIdOf(this.event);
+    const entry = taskId === undefined ? undefined : this.tasks.get(taskId);
+    if (taskId === undefined || entry === undefined || this.event.type === 'TaskCreated') return undefined;
+    const record = nextTaskRecord(entry.header, this.event);
+    if (record === undefined || record.view.state === 'Cancelled' || record.view.state === 'Forgotten') return undefined;
+    return { clientId: entry.clientId, frame: taskStatusFrame(this.event.metadata.seq, taskId, renderTaskStatus(record)) };
+  }
+}
+
+function frameFor(selection: StreamSelection, frames: EventFrames): string | undefined {
+  if (selection.kind === 'events') return eventPasses(selection.filter, frames.event, frames.tasks) ? frames.domain() : undefined;
+  const task = frames.task();
+  return task !== undefined && task.clientId === selection.clientId ? task.frame : undefined;
+}
+
+export class StreamHub {
+  readonly #options: StreamHubOptions;
+  readonly #connections = new Map<StreamConnection, StreamSelection>();
+  readonly #unsubscribe: () => void;
+  #cancelHeartbeat: () => void;
+  #closed = false;
+
+  constructor(options: StreamHubOptions) {
+    this.#options = options;
+    this.#unsubscribe = options.log.subscribe((event) => this.#onEvent(event));
+    this.#cancelHeartbeat = this.#scheduleHeartbeat();
+  }
+
+  /** Open stream connections (both endpoints): the `coin_activation_stream_clients` gauge. */
+  clientCount(): number {
+    return this.#connections.size;
+  }
+
+  /**
+   * Registers a connection, sends `ready`, and when `lastEventId` is given replays the log after it
+   * before going live (subscribed first, so no event falls between the replay and the live feed).
+   */
+  async open(sink: SseSink, selection: StreamSelection, lastEventId: number | undefined, readyMessage: Record<string, unknown>): Promise<void> {
+    const { log, maxBufferedBytes, maxPendingEvents } = this.#options;
+    const connection = new StreamConnection(sink, {
+      maxBufferedBytes,
+      ...(maxPendingEvents === undefined ? {} : { maxPendingEvents }),
+      onClose: () => this.#connections.delete(connection),
+    });
+    if (this.#closed) return connection.end();
+    if (lastEventId !== undefined) connection.beginReplay(lastEventId);
+    this.#connections.set(connection, selection);
+    connection.control(ControlFrame.Ready, { ...readyMessage, last_seq: log.lastSeq });
+    if (lastEventId === undefined) return;
+    try {
+      for await (const event of log.read(lastEventId + 1)) {
+        if (connection.closed) return;
+        await connection.replay(event.metadata.seq, frameFor(selection, new EventFrames(event, this.#options.tasks)));
+      }
+    } catch {
+      return connection.end(); // the log could not be read: the client reconnects and retries
+    }
+    connection.endReplay();
+  }
+
+  /** Ends every stream and stops following the log. */
+  close(): void {
+    this.#closed = true;
+    this.#unsubscribe();
+    this.#cancelHeartbeat();
+    for (const connection of [...this.#connections.keys()]) connection.end();
+  }
+
+  #onEvent(event: StoredEvent): void {
+    this.#options.tasks.apply(event);
+    if (this.#connections.size === 0) return;
+    const frames = new EventFrames(event, this.#options.tasks);
+    for (const [connection, selection] of this.#connections) connection.deliver(event.metadata.seq, frameFor(selection, frames));
+  }
+
+  #scheduleHeartbeat(): () => void {
+    return this.#options.clock.setTimeout(() => {
+      for (const connection of [...this.#connections.keys()]) connection.control(ControlFrame.Heartbeat);
+      if (!this.#closed) this.#cancelHeartbeat = this.#scheduleHeartbeat();
+    }, this.#options.heartbeatMs);
+  }
+}
