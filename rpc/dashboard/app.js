@@ -96,17 +96,22 @@ function signOut(message) {
   sessionStorage.removeItem(STORAGE_KEY);
   stream?.abort();
   stream = null;
+  clearView();
+  $('data-panel').hidden = true;
+  $('logout').hidden = true;
+  $('login-panel').hidden = false;
+  setConnection('signed-out', 'signed out');
+  showError($('login-error'), message ?? null);
+}
+
+/** Forgets every coin and task and the stream position. */
+function clearView() {
   lastEventId = null;
   coins.clear();
   tasks.clear();
   dirtyCoins.clear();
   dirtyTasks.clear();
   for (const id of ['coins', 'tasks']) $(id).tBodies[0].replaceChildren();
-  $('data-panel').hidden = true;
-  $('logout').hidden = true;
-  $('login-panel').hidden = false;
-  setConnection('signed-out', 'signed out');
-  showError($('login-error'), message ?? null);
 }
 
 // ---------------------------------------------------------------- the stream
@@ -143,6 +148,11 @@ async function readStream(controller, onReady) {
   if (res.status === 401 || res.status === 403) {
     const body = await res.json().catch(() => ({}));
     return { refused: authRefusal(body) ?? 'The RPC password was refused.' };
+  }
+  if (res.status === 400 && lastEventId !== null) {
+    // The log no longer holds our position (a new data folder): start over from its beginning.
+    clearView();
+    return { reason: 'the service lost our position; reading its log again' };
   }
   if (!res.ok || res.body === null) return { reason: `HTTP ${res.status}` };
   let silence = setTimeout(() => controller.abort(), SILENCE_MS);
@@ -341,7 +351,9 @@ async function flush() {
       if (!Array.isArray(answers)) throw new Error(answers?.error ?? 'unexpected answer');
       coinList.forEach((ticker, i) => {
         const coin = coins.get(ticker);
-        if (coin !== undefined) coin.status = answers[i].result ?? null; // null: not enabled (NoSuchCoin)
+        if (coin === undefined) return;
+        coin.status = answers[i].result ?? null; // null: not enabled (NoSuchCoin)
+        if (coin.status?.platform !== undefined) coin.platform = coin.status.platform;
       });
       taskList.forEach((id, i) => {
         const task = tasks.get(id);
