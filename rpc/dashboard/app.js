@@ -10,8 +10,13 @@ const STORAGE_KEY = 'coin-activation.rpc-password';
 /** Reconnect backoff after a dropped stream: doubles from the first to the last. */
 const RECONNECT_FIRST_MS = 500;
 const RECONNECT_LAST_MS = 10_000;
-/** A stream silent this long is taken as dead: three missed heartbeats at the default 15 s. */
-const SILENCE_MS = 45_000;
+/**
+ * A stream silent this long is taken as dead: three missed heartbeats at the default 15 s. Each
+ * time it fires the allowance doubles (up to 10 min), as the heartbeat may be configured longer.
+ */
+const SILENCE_FIRST_MS = 45_000;
+const SILENCE_LAST_MS = 600_000;
+let silenceMs = SILENCE_FIRST_MS;
 /** The RPC's largest batch. */
 const BATCH_MAX = 1000;
 
@@ -129,7 +134,9 @@ async function follow() {
     try {
       outcome = await readStream(controller, () => (backoff = RECONNECT_FIRST_MS));
     } catch (e) {
-      outcome = { reason: e.name === 'AbortError' ? 'no heartbeat' : e.message };
+      const silent = e.name === 'AbortError';
+      if (silent) silenceMs = Math.min(silenceMs * 2, SILENCE_LAST_MS);
+      outcome = { reason: silent ? 'no heartbeat' : e.message };
     }
     if (!signedIn || stream !== controller) return;
     if (outcome.refused !== undefined) return signOut(outcome.refused);
@@ -155,7 +162,7 @@ async function readStream(controller, onReady) {
     return { reason: 'the service lost our position; reading its log again' };
   }
   if (!res.ok || res.body === null) return { reason: `HTTP ${res.status}` };
-  let silence = setTimeout(() => controller.abort(), SILENCE_MS);
+  let silence = setTimeout(() => controller.abort(), silenceMs);
   const parser = sseParser((frame) => onFrame(frame, onReady));
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   try {
@@ -163,7 +170,7 @@ async function readStream(controller, onReady) {
       const { value, done } = await reader.read();
       if (done) return { reason: 'the service closed it' };
       clearTimeout(silence);
-      silence = setTimeout(() => controller.abort(), SILENCE_MS);
+      silence = setTimeout(() => controller.abort(), silenceMs);
       parser.push(value);
     }
   } finally {
