@@ -8,6 +8,8 @@ import { activationOutcome, type Activation } from './activationOutcome.ts';
 import { CoinEventWriter } from './coinEventWriter.ts';
 import { GasPriceRefreshers } from './gasPriceRefreshers.ts';
 import type { GasPriceFeed } from './ports/chainFamily.ts';
+import { withActivationProgress } from './ports/activationProgress.ts';
+import { progressRecorder } from './progressRecorder.ts';
 import type { Clock } from '../kernel/clock.ts';
 
 type CoinMachine = typeof coinActivationMachine;
@@ -49,6 +51,8 @@ export interface ActivateOptions {
   readonly reservation?: Reservation;
   /** Called when the chain work is done, before the outcome is durable. */
   readonly onChainRead?: () => void;
+  /** The task that runs this activation: its progress events name it (`taskId`). */
+  readonly taskId?: number;
 }
 
 /**
@@ -93,6 +97,8 @@ export class CoinRegistry {
   readonly #events: CoinEventWriter;
   readonly #machine: CoinMachine;
   readonly #gasPrices: GasPriceRefreshers | undefined;
+  /** The task of each coin's current activation (for its progress events). */
+  readonly #taskOf = new Map<string, number | undefined>();
   #reservations = 0;
   #stopped = false;
 
@@ -112,7 +118,7 @@ export class CoinRegistry {
             append: (ticker, event) => this.#events.append(ticker, event),
           });
     this.#machine = coinActivationMachine.provide({
-      actors: { activateCoin: fromPromise(({ input, signal }) => families.activate(input, signal)) },
+      actors: { activateCoin: fromPromise(({ input, signal }) => this.#chainWork(families, input, signal)) },
     });
   }
 
@@ -171,6 +177,7 @@ export class CoinRegistry {
     }
     const actor = this.#actorFor(plan.ticker);
     const holder = options.reservation?.holder;
+    this.#taskOf.set(plan.ticker, options.taskId);
     actor.send({ type: 'ACTIVATE', plan, ...(holder === undefined ? {} : { holder }) });
     // The machine accepts exactly what admission asked it about: a refusal here would be a bug, and
     // without this check its request would wait for an attempt that never starts.
@@ -256,6 +263,19 @@ export class CoinRegistry {
     this.#gasPrices?.stopAll();
     for (const actor of this.#actors.values()) actor.stop();
     await this.#events.flush();
+  }
+
+  /**
+   * The chain work of an attempt, with its progress (node attempts, tokens read, HD windows)
+   * recorded on the coin's stream until the work settles.
+   */
+  #chainWork(families: FamilyRouter, plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
+    const ticker = plan.ticker;
+    const recorder = progressRecorder(
+      { ticker, family: plan.family, attempt: () => this.#actors.get(ticker)?.getSnapshot().context.attempt ?? 0, taskId: this.#taskOf.get(ticker) },
+      (event) => this.#events.append(ticker, event),
+    );
+    return withActivationProgress(recorder, () => families.activate(plan, signal)).finally(() => recorder.close());
   }
 
   #assertRunning(): void {

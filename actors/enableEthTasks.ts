@@ -152,7 +152,7 @@ export class EnableEthTasks {
           let settled = false;
           let activation: Promise<Activation>;
           try {
-            activation = registry.activate(input.plan, { reservation, onChainRead: () => sendBack({ type: 'CHAIN_READ' }) });
+            activation = registry.activate(input.plan, { reservation, taskId, onChainRead: () => sendBack({ type: 'CHAIN_READ' }) });
           } catch (error) {
             activation = Promise.reject(error); // e.g. the service is stopping: the task still ends
           }

@@ -9,6 +9,7 @@ import type { PublicKey } from './ports/keyProvider.ts';
 import type { ActivatedCoin, ActivationPlan, Balance, ChainFamilyId, HdActivation } from '../machines/activation.types.ts';
 import { scanHdAccount, type AddressRead } from './hdScan.ts';
 import type { PlannedToken } from './platformPlan.ts';
+import { currentActivationProgress } from './ports/activationProgress.ts';
 
 /** What a family gives the HD activation. */
 export interface HdAccountDeps {
@@ -40,7 +41,14 @@ export async function activateHdAccount(plan: ActivationPlan, hd: HdActivation, 
     }
     return entry;
   };
-  const scan = await scanHdAccount(hd, async (indices) => deps.read(await Promise.all(indices.map(async (i) => (await derive(i)).owner))));
+  const progress = currentActivationProgress();
+  const scan = await scanHdAccount(
+    hd,
+    async (indices) => deps.read(await Promise.all(indices.map(async (i) => (await derive(i)).owner))),
+    (window) => progress?.hdWindowScanned({ accountIndex: hd.accountId, chain: hd.chain, ...window }),
+  );
+  // Every read held every token (for each address checked): all of them are read.
+  if (deps.tokens.length > 0) progress?.tokensRead(deps.tokens.length, deps.tokens.length);
   const decimals = deps.tokens.map((t, i) => scan.decimals[i] ?? t.decimals ?? 0);
   const listing = await Promise.all(
     scan.addresses.map(async (read, index) => {

@@ -35,14 +35,23 @@ export interface HdScanResult {
 
 export const isUsed = (read: AddressRead): boolean => read.txCount > 0n || read.native > 0n || read.tokens.some((t) => t > 0n);
 
+/** One read of a scan: addresses `fromIndex` … `fromIndex + checked − 1`, `used` of them used. */
+export interface ScanWindow {
+  readonly fromIndex: number;
+  readonly checked: number;
+  readonly used: number;
+  /** Used addresses known after this read. */
+  readonly knownAddresses: number;
+}
+
 const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
 
 /**
  * Reads the known and required addresses and, when scanning, windows beyond them until
  * `gapLimit` consecutive unused addresses follow the last used one. The first window goes in the
- * same read as the known addresses.
+ * same read as the known addresses. `onWindow` hears of each read (one per round trip).
  */
-export async function scanHdAccount(plan: HdScanPlan, read: ReadAddresses): Promise<HdScanResult> {
+export async function scanHdAccount(plan: HdScanPlan, read: ReadAddresses, onWindow?: (window: ScanWindow) => void): Promise<HdScanResult> {
   const reads = new Map<number, AddressRead>();
   let next = range(0, Math.max(plan.knownAddresses, plan.minAddresses));
   if (plan.scan) next = [...new Set([...next, ...range(plan.knownAddresses, plan.knownAddresses + plan.gapLimit)])].sort((a, b) => a - b);
@@ -55,7 +64,9 @@ export async function scanHdAccount(plan: HdScanPlan, read: ReadAddresses): Prom
     roundTrips += 1;
     ({ currentBlock, decimals } = result);
     next.forEach((index, i) => reads.set(index, result.addresses[i]!));
-    for (const index of next) if (isUsed(reads.get(index)!)) lastUsed = Math.max(lastUsed, index);
+    const used = next.filter((index) => isUsed(reads.get(index)!));
+    for (const index of used) lastUsed = Math.max(lastUsed, index);
+    onWindow?.({ fromIndex: next[0]!, checked: next.length, used: used.length, knownAddresses: Math.max(plan.knownAddresses, lastUsed + 1) });
     if (!plan.scan) break;
     const highest = Math.max(...reads.keys());
     const trailing = highest - Math.max(lastUsed, plan.knownAddresses - 1);

@@ -4,6 +4,7 @@
  */
 import type { PlannedToken } from './platformPlan.ts';
 import type { ActivatedCoin, ActivationPlan, Balance, ChainFamilyId, DerivationMethod } from '../machines/activation.types.ts';
+import { currentActivationProgress } from './ports/activationProgress.ts';
 
 /** Block height and integer balances (smallest units); balances absent when not asked for. */
 export interface PlatformRead {
@@ -28,8 +29,12 @@ export interface ActivatedPlatformBase {
 
 const spendable = (raw: bigint): Balance => ({ spendable: raw, unspendable: 0n });
 
-/** The activated coin: account-model balances are all spendable. */
+/**
+ * The activated coin: account-model balances are all spendable. The read's tokens are reported to
+ * the activation's progress (`TokensRead`): they come in one round trip, so once.
+ */
 export function activatedPlatform(base: ActivatedPlatformBase, read: PlatformRead): ActivatedCoin {
+  if (base.tokens.length > 0) currentActivationProgress()?.tokensRead(read.tokens.length, base.tokens.length);
   return {
     ticker: base.plan.ticker,
     family: base.family,

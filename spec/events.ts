@@ -145,6 +145,77 @@ export const GasPriceStale = event(
   Type.Object({ ticker: Type.String(), since: Type.String(), reason: Type.String() }),
 );
 
+/**
+ * Progress of one activation attempt (issue 15), on its coin's stream, between its
+ * `ActivationRequested` and its outcome. `attempt` is that of `ActivationRequested`; `taskId` is set
+ * when a `task::enable_eth` task runs the activation. They change no status: projections skip them.
+ */
+const AttemptProgress = {
+  ticker: Type.String(),
+  family: Type.String(),
+  attempt: Type.Integer(),
+  taskId: Type.Optional(Type.Integer()),
+};
+/** What became of asking one node: see {@link NodeAttempted}. */
+export const NodeOutcome = {
+  /** The node answered the read. */
+  Answered: 'answered',
+  /** The node failed (refused the connection, answered an error about itself); the next is asked. */
+  Failed: 'failed',
+  /** No answer within the node's budget; the next is asked. */
+  TimedOut: 'timedOut',
+  /** The node answered "busy" (HTTP 429, a rate-limit error); it is left alone for `retryAfterMs`. */
+  Busy: 'busy',
+  /** Not asked: it said "busy" before and its `retryAfterMs` has not passed. */
+  SkippedBusy: 'skippedBusy',
+  /** The node answered that the read itself is wrong (a token contract's error): no other is asked. */
+  Rejected: 'rejected',
+} as const;
+export type NodeOutcome = (typeof NodeOutcome)[keyof typeof NodeOutcome];
+/**
+ * One node asked (or skipped) by the failover policy during an activation. `read` numbers the
+ * activation's reads (1, 2, …), `retry` the nodes tried before this one in the same read (0: the
+ * first; more: a retry on the next node). `node` is the node's position in the coin's node list at
+ * that read, `origin` its `scheme://host:port` only (never a path, query or credentials: URLs
+ * often hold API keys). `ms` is how long the node took (0 when skipped).
+ */
+export const NodeAttempted = event(
+  'NodeAttempted',
+  Type.Object({
+    ...AttemptProgress,
+    read: Type.Integer({ minimum: 1 }),
+    retry: Type.Integer({ minimum: 0 }),
+    node: Type.Integer({ minimum: 0 }),
+    origin: Type.String(),
+    outcome: Type.Union(Object.values(NodeOutcome).map((o) => Type.Literal(o))),
+    ms: Type.Integer({ minimum: 0 }),
+    /** `busy` and `skippedBusy`: how long until the node is asked again. */
+    retryAfterMs: Type.Optional(Type.Integer({ minimum: 0 })),
+  }),
+);
+/** A read of the platform's tokens answered: `read` of the `of` tokens of the request. */
+export const TokensRead = event(
+  'TokensRead',
+  Type.Object({ ...AttemptProgress, read: Type.Integer({ minimum: 0 }), of: Type.Integer({ minimum: 0 }) }),
+);
+/**
+ * One read of an HD scan (one round trip): addresses `fromIndex` … `fromIndex + checked − 1` of the
+ * account's chain were checked (the first read also holds the addresses known before), `used` of
+ * them have been used, and `knownAddresses` are known to be used so far.
+ */
+export const HdWindowScanned = event(
+  'HdWindowScanned',
+  Type.Object({
+    ...AttemptProgress,
+    accountIndex: Type.Integer({ minimum: 0 }),
+    chain: Type.Union([Type.Literal('External'), Type.Literal('Internal')]),
+    fromIndex: Type.Integer({ minimum: 0 }),
+    checked: Type.Integer({ minimum: 1 }),
+    used: Type.Integer({ minimum: 0 }),
+    knownAddresses: Type.Integer({ minimum: 0 }),
+  }),
+);
+
 /** A task's progress as `task::enable_eth::status` reports it while it runs. */
 export const TaskProgressed = event(
   'TaskProgressed',
@@ -194,6 +265,9 @@ export const DomainEvent = Type.Union([
   TokenDisabled,
   GasPriceUpdated,
   GasPriceStale,
+  NodeAttempted,
+  TokensRead,
+  HdWindowScanned,
   TaskCreated,
   TaskProgressed,
   HardwarePinEntered,

@@ -58,6 +58,13 @@ const requested = (ticker: string, tokens: readonly string[], attempt = 1): Even
   data: { ticker, family: 'evm', via: 'enable_eth_with_tokens', tokens: [...tokens], getBalances: true, attempt },
 });
 
+type NodeTry = Omit<EventOf<'NodeAttempted'>['data'], 'ticker' | 'family' | 'attempt' | 'taskId'>;
+/** Progress of attempt 1 (issue 15): it changes no status. */
+const nodeAttempted = (ticker: string, node: NodeTry, taskId?: number): EventOf<'NodeAttempted'> => ({
+  type: 'NodeAttempted',
+  data: { ticker, family: 'evm', attempt: 1, ...(taskId === undefined ? {} : { taskId }), ...node },
+});
+
 const gasPrice = (ticker: string, gwei: number, at: string): EventOf<'GasPriceUpdated'> => ({
   type: 'GasPriceUpdated',
   data: { ticker, gasPriceWei: `${gwei}000000000`, updatedAt: at },
@@ -72,7 +79,8 @@ const gasStale = (ticker: string, since: string): EventOf<'GasPriceStale'> => ({
  * passive, disabled, token disabled, re-activated from passive; gas prices read, changed, stale
  * (kept through a token disabled, dropped when the coin goes passive or is disabled); tasks Ok,
  * Error, in progress, user action, cancelled, forgotten, interrupted; and a second session
- * resetting the coins. The first session's activations carry no settings (as logs written before
+ * resetting the coins; activation progress (node attempts, tokens read, an HD window), which
+ * changes no status. The first session's activations carry no settings (as logs written before
  * issue 13); the second's do, and change some (`RequiredConfirmationsSet`, `RequiresNotarizationSet`).
  */
 export function busyNode(nodeId: string, options: { startTime?: number } = {}): EventScript {
@@ -82,6 +90,8 @@ export function busyNode(nodeId: string, options: { startTime?: number } = {}): 
   s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20', 'DAI-ERC20']) });
   s.coin('ETH', gasPrice('ETH', 75, '2025-01-01T00:00:03.500Z'));
   s.coin('BNB', requested('BNB', []));
+  s.coin('BNB', nodeAttempted('BNB', { read: 1, retry: 0, node: 0, origin: 'http://127.0.0.1:1', outcome: 'busy', ms: 3, retryAfterMs: 30_000 }));
+  s.coin('BNB', nodeAttempted('BNB', { read: 1, retry: 1, node: 1, origin: 'https://bsc.example', outcome: 'timedOut', ms: 10_000 }));
   s.coin('BNB', { type: 'ActivationFailed', data: { ticker: 'BNB', error: { errorType: 'Transport', message: 'all nodes down', data: 'all nodes down' }, attempt: 1 } });
   s.coin('ETH', gasStale('ETH', '2025-01-01T00:01:03.500Z'));
   s.coin('ETH', { type: 'TokenDisabled', data: { ticker: 'DAI-ERC20', platform: 'ETH' } });
@@ -94,6 +104,12 @@ export function busyNode(nodeId: string, options: { startTime?: number } = {}): 
   s.task(0, { type: 'TaskCreated', data: { taskId: 0, ticker: 'AVAX', tokens: ['USDC-AVX20'], keyPolicy: 'ContextPrivKey', getBalances: true } });
   s.task(0, { type: 'TaskProgressed', data: { taskId: 0, status: 'InProgress', details: 'RequestingBalances' } });
   s.coin('AVAX', requested('AVAX', ['USDC-AVX20']));
+  s.coin('AVAX', nodeAttempted('AVAX', { read: 1, retry: 0, node: 0, origin: 'https://avax.example', outcome: 'answered', ms: 41 }, 0));
+  s.coin('AVAX', { type: 'TokensRead', data: { ticker: 'AVAX', family: 'evm', attempt: 1, taskId: 0, read: 1, of: 1 } });
+  s.coin('AVAX', {
+    type: 'HdWindowScanned',
+    data: { ticker: 'AVAX', family: 'evm', attempt: 1, taskId: 0, accountIndex: 0, chain: 'External', fromIndex: 0, checked: 20, used: 1, knownAddresses: 1 },
+  });
   s.coin('AVAX', { type: 'CoinActivated', data: activation('AVAX', ['USDC-AVX20']) });
   s.task(0, { type: 'TaskSucceeded', data: { taskId: 0, activation: activation('AVAX', ['USDC-AVX20']) } });
   s.task(1, { type: 'TaskCreated', data: { taskId: 1, ticker: 'FTM', tokens: [], keyPolicy: 'Hardware', getBalances: false } });

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Clock } from '../../kernel/clock.ts';
 import { busyOf, type BusyNodes } from './busyNodes.ts';
+import { currentActivationProgress, NodeOutcome } from '../../actors/ports/activationProgress.ts';
 
 /** Why one node was given up on. `label` is safe to show (origin only, never path or query). */
 export interface NodeFailureReport {
@@ -52,6 +53,8 @@ export interface FailoverOptions {
  * The one failover policy of the service: try nodes in order, each with its own timeout (an explicit
  * timer on the injected clock plus an AbortController, so the attempt's I/O really stops), and move
  * on at once when a node refuses. Resolves with the first success and the index that gave it.
+ * Within an activation, every node asked or skipped is reported to its progress (`NodeAttempted`),
+ * by label only; a cancelled read reports nothing more.
  */
 export async function tryNodesInOrder<T>(
   count: number,
@@ -59,13 +62,25 @@ export async function tryNodesInOrder<T>(
   options: FailoverOptions,
 ): Promise<{ value: T; index: number }> {
   const failures: NodeFailureReport[] = [];
+  const progress = currentActivationProgress()?.nodeRead();
+  const report = (index: number, outcome: NodeOutcome, startedAt: number, retryAfterMs?: number) =>
+    progress?.({
+      node: index,
+      origin: options.label(index),
+      retry: failures.length,
+      outcome,
+      ms: Math.max(0, Math.round(options.clock.now() - startedAt)),
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs: Math.ceil(retryAfterMs) }),
+    });
   for (let index = 0; index < count; index++) {
     options.signal?.throwIfAborted();
     const busyMs = options.busy?.book.busyFor(options.busy.key(index)) ?? 0;
     if (busyMs > 0) {
+      report(index, NodeOutcome.SkippedBusy, options.clock.now(), busyMs);
       failures.push({ label: options.label(index), reason: `busy, not asked again for ${seconds(busyMs)} s`, busy: true });
       continue;
     }
+    const startedAt = options.clock.now();
     const controller = new AbortController();
     // One attempt may run many concurrent requests on this signal (TRON: one per token); it lives
     // only as long as the attempt, so Node's 10-listener leak warning would be a false alarm.
@@ -77,15 +92,22 @@ export async function tryNodesInOrder<T>(
       options.timeoutMs,
     );
     try {
-      return { value: await raceAbort(attempt(index, controller.signal), controller.signal), index };
+      const value = await raceAbort(attempt(index, controller.signal), controller.signal);
+      report(index, NodeOutcome.Answered, startedAt);
+      return { value, index };
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
-      if (options.isFatal?.(error)) throw error;
+      if (options.isFatal?.(error)) {
+        report(index, NodeOutcome.Rejected, startedAt);
+        throw error;
+      }
       const busy = busyOf(error);
       if (busy !== undefined && options.busy !== undefined) {
         const ms = options.busy.book.markBusy(options.busy.key(index), busy.retryAfter);
+        report(index, NodeOutcome.Busy, startedAt, ms);
         failures.push({ label: options.label(index), reason: `busy (${describe(error)}), asked again in ${seconds(ms)} s`, busy: true });
       } else {
+        report(index, error instanceof NodeTimeoutError ? NodeOutcome.TimedOut : NodeOutcome.Failed, startedAt);
         failures.push({ label: options.label(index), reason: describe(error) });
       }
     } finally {

@@ -317,8 +317,11 @@ describe('enable_eth_with_tokens on a real devnet', () => {
       assert.deepEqual(types, [
         'SessionStarted',
         'ActivationRequested',
+        'NodeAttempted', // the refused node, by origin only (issue 15)
         'ActivationFailed',
         'ActivationRequested',
+        'NodeAttempted',
+        'TokensRead',
         'CoinActivated',
         'CoinPassivated',
       ]);
