@@ -110,6 +110,9 @@ test('the dashboard shows dev mode live in Chromium: ETH active within 1 s of it
     const taskId = init.result.task_id as number;
     await waitFor(page, `document.querySelector('#tasks tr[data-task="${taskId}"]')?.dataset.status === 'Ok'`, 10_000, 'the task');
     await waitFor(page, `${stateOf('TRX')} === 'active' && ${stateOf('USDT-TRC20')} === 'active'`, 1_000, 'TRX');
+    // Its progress: the node that answered (the TRON node, first in the list) and the tokens read.
+    const progress = await page.evaluate<string>(`document.querySelector('#tasks tr[data-task="${taskId}"]').cells[3].textContent`);
+    assert.match(progress, new RegExp(`^activated at block \\d+ · read \\d+: node 0 \\(${new URL(dev.tron.url).origin.replaceAll('.', '\\.')}\\) answered in \\d+ ms · .*tokens read: 1 of 1`));
 
     // The connection drops and stays down while the log moves on; the resume brings what it missed.
     const seenBefore = await page.evaluate<string>(`document.querySelector('#connection').dataset.lastEventId`);

@@ -28,7 +28,7 @@ let lastEventId = null;
 let stream = null; // AbortController of the open stream
 let signedIn = false;
 
-/** ticker → { ticker, platform, hint, balance, status, error, activity } */
+/** ticker → { ticker, platform, hint, balance, status, error, activity } (activity: event kind → line) */
 const coins = new Map();
 /** task id → { id, ticker, status, activity } */
 const tasks = new Map();
@@ -237,7 +237,7 @@ function onFrame({ event, data, id }, onReady) {
 function coinOf(ticker, platform) {
   let coin = coins.get(ticker);
   if (coin === undefined) {
-    coin = { ticker, platform: platform ?? null, hint: null, balance: undefined, status: undefined, error: null, activity: '' };
+    coin = { ticker, platform: platform ?? null, hint: null, balance: undefined, status: undefined, error: null, activity: new Map() };
     coins.set(ticker, coin);
   }
   if (platform !== undefined) coin.platform = platform;
@@ -247,7 +247,7 @@ function coinOf(ticker, platform) {
 function taskOf(id) {
   let task = tasks.get(id);
   if (task === undefined) {
-    task = { id, ticker: '', status: undefined, activity: '' };
+    task = { id, ticker: '', status: undefined, activity: new Map() };
     tasks.set(id, task);
   }
   return task;
@@ -256,12 +256,29 @@ function taskOf(id) {
 const markCoin = (coin) => dirtyCoins.add(coin.ticker);
 const markTask = (task) => dirtyTasks.add(task.id);
 
-/** Numbers, strings and booleans of an event's data, e.g. `NodeAttempted node=0 outcome=ok ms=12`. */
+/** The latest event of each kind is shown as a coin's or task's activity: one line each. */
+function noteActivity(activity, event) {
+  activity.set(event.type, summary(event));
+}
+
+/** One line for an event shown as activity. */
 function summary(event) {
-  const parts = Object.entries(event.data ?? {})
-    .filter(([k, v]) => k !== 'ticker' && k !== 'taskId' && ['number', 'string', 'boolean'].includes(typeof v))
-    .map(([k, v]) => `${k}=${v}`);
-  return [event.type, ...parts].join(' ');
+  const d = event.data ?? {};
+  switch (event.type) {
+    case 'NodeAttempted':
+      return `read ${d.read}: node ${d.node} (${d.origin}) ${d.outcome} in ${d.ms} ms${d.retry > 0 ? ` (retry ${d.retry})` : ''}`;
+    case 'TokensRead':
+      return `tokens read: ${d.read} of ${d.of}`;
+    case 'HdWindowScanned':
+      return `HD scan: addresses ${d.fromIndex}–${d.fromIndex + d.checked - 1} checked, ${d.knownAddresses ?? '?'} known used`;
+    default: {
+      // Any other event: its type and its plain fields, e.g. `RequiredConfirmationsSet confirmations=7`.
+      const parts = Object.entries(d)
+        .filter(([k, v]) => !['ticker', 'taskId', 'platform'].includes(k) && ['number', 'string', 'boolean'].includes(typeof v))
+        .map(([k, v]) => `${k}=${v}`);
+      return [event.type, ...parts].join(' ');
+    }
+  }
 }
 
 /** Notes what `event` changed: the coins and tasks to read again, and what only the event tells. */
@@ -271,16 +288,16 @@ function apply(event) {
   switch (event.type) {
     case 'SessionStarted':
       for (const coin of coins.values()) {
-        Object.assign(coin, { hint: null, balance: undefined, activity: '' });
+        Object.assign(coin, { hint: null, balance: undefined, activity: new Map() });
         markCoin(coin);
       }
       break;
     case 'ActivationRequested':
-      Object.assign(coinOf(d.ticker), { hint: 'activating', error: null, activity: '' });
+      Object.assign(coinOf(d.ticker), { hint: 'activating', error: null, activity: new Map() });
       markCoin(coinOf(d.ticker));
       break;
     case 'CoinActivated':
-      Object.assign(coinOf(d.ticker), { hint: null, balance: d.balance ?? hd[d.ticker], error: null, activity: '' });
+      Object.assign(coinOf(d.ticker), { hint: null, balance: d.balance ?? hd[d.ticker], error: null, activity: new Map() });
       markCoin(coinOf(d.ticker));
       for (const token of d.tokens ?? []) {
         Object.assign(coinOf(token.ticker, d.ticker), { hint: null, balance: token.balance ?? hd[token.ticker] });
@@ -318,13 +335,13 @@ function apply(event) {
       break;
     default:
       // Settings, gas price, a task's end, and progress events: read the coin or task again and
-      // show the event itself as its latest activity.
+      // show the event as the latest of its kind.
       if (Number.isInteger(d.taskId) && tasks.has(d.taskId)) {
-        if (!event.type.startsWith('Task')) taskOf(d.taskId).activity = summary(event);
+        if (!event.type.startsWith('Task')) noteActivity(taskOf(d.taskId).activity, event);
         markTask(taskOf(d.taskId));
       }
       if (typeof d.ticker === 'string') {
-        if (!event.type.startsWith('Task')) coinOf(d.ticker).activity = summary(event);
+        if (!event.type.startsWith('Task')) noteActivity(coinOf(d.ticker).activity, event);
         markCoin(coinOf(d.ticker));
       }
   }
@@ -444,7 +461,7 @@ function render() {
     }
     word.textContent = state;
     word.dataset.state = state;
-    stateCell.querySelector('.activity').textContent = coin.error ?? coin.activity;
+    stateCell.querySelector('.activity').textContent = coin.error ?? [...coin.activity.values()].join(' · ');
     cell(row, 2, enabled ? (coin.status?.address ?? '—') : '—', 'address');
     cell(row, 3, enabled ? balanceText(coin.balance) : '—');
     cell(row, 4, enabled ? settingsText(coin.status) : '—');
@@ -465,7 +482,7 @@ function render() {
     cell(row, 1, task.ticker);
     const statusCell = cell(row, 2, status, 'status');
     statusCell.dataset.status = status;
-    cell(row, 3, [progressText(task.status), task.activity].filter(Boolean).join(' · '));
+    cell(row, 3, [progressText(task.status), ...task.activity.values()].filter(Boolean).join(' · '));
     row.dataset.status = status;
   }
   $('no-tasks').hidden = tasks.size > 0;
