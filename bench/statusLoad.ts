@@ -11,6 +11,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 
 /**
  * How the clients speak HTTP: `http` = `node:http` requests through one keep-alive Agent; `raw` =
@@ -196,8 +197,9 @@ export async function runLoad(run: LoadRun): Promise<LoadResult> {
   };
 }
 
-// As a child process: run what the parent sends, answer with the result.
-if (process.send !== undefined) {
+// As a child process started on this file (not when another child imports `statusBody`): run
+// what the parent sends, answer with the result.
+if (process.send !== undefined && process.argv[1] === fileURLToPath(import.meta.url)) {
   process.on('message', (message: { type: 'run'; run: LoadRun } | { type: 'exit' }) => {
     if (message.type === 'exit') process.exit(0);
     runLoad(message.run).then(

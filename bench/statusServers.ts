@@ -45,9 +45,10 @@ async function call(url: string, method: string, params: unknown): Promise<any> 
 /**
  * The real service (system clock, its logs silenced by the bench) with `count` hardware tasks,
  * one per coin `LIVE0000`…, all waiting for a device that never connects (connect timeout 1 h).
- * Node URLs are never contacted: the tasks never get past the device.
+ * Node URLs are never contacted: the tasks never get past the device. With `clientIds`, task i
+ * gets `client_id` i mod `clientIds`.
  */
-export async function startLiveTaskService(count: number): Promise<LiveTaskService> {
+export async function startLiveTaskService(count: number, options: { clientIds?: number } = {}): Promise<LiveTaskService> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-task-status-'));
   const tickers = Array.from({ length: count }, (_, i) => `LIVE${String(i).padStart(4, '0')}`);
   const coins = tickers.map((coin) => ({ coin, decimals: 18, derivation_path: "m/44'/60'", protocol: { type: 'ETH', protocol_data: { chain_id: DEVNET_CHAIN_ID } } }));
@@ -78,6 +79,8 @@ export async function startLiveTaskService(count: number): Promise<LiveTaskServi
             fallback_swap_contract: SWAP_CONTRACT,
             erc20_tokens_requests: [],
             priv_key_policy: 'Hardware',
+            // The stream bench spreads the tasks over its clients' `/event-stream?id=`.
+            ...(options.clientIds === undefined ? {} : { client_id: tickers.indexOf(ticker) % options.clientIds }),
           }),
         ),
       );

@@ -51,6 +51,11 @@ export class EmbeddedEventLog implements EventLog {
   readonly #streamSeq: Map<string, number>;
   readonly #listeners = new Set<(e: StoredEvent) => void>();
   #seq: number;
+  /**
+   * Newest sequence whose listeners have run: `read` stops there, so a reader never sees an event
+   * before the views fed by the listeners (status, coin_status) do.
+   */
+  #published: number;
   #queue: PendingWrite[] = [];
   #draining = false;
   #failure: unknown = undefined;
@@ -70,6 +75,7 @@ export class EmbeddedEventLog implements EventLog {
     this.#file = init.file;
     this.#releaseLock = init.releaseLock;
     this.#seq = init.scan.lastSeq;
+    this.#published = init.scan.lastSeq;
     this.#streamSeq = init.scan.streamSeq;
     this.recovery = { events: init.scan.lastSeq, droppedTailBytes: init.scan.droppedTailBytes };
   }
@@ -120,6 +126,7 @@ export class EmbeddedEventLog implements EventLog {
   async *read(fromSeq = 1): AsyncIterable<StoredEvent> {
     for await (const { event } of readRecords(this.#path)) {
       if (event === undefined) return;
+      if (event.metadata.seq > this.#published) return;
       if (event.metadata.seq >= fromSeq) yield event;
     }
   }
@@ -151,7 +158,10 @@ export class EmbeddedEventLog implements EventLog {
         continue;
       }
       for (const w of batch) {
-        for (const record of w.records) for (const l of this.#listeners) l(record);
+        for (const record of w.records) {
+          for (const l of this.#listeners) l(record);
+          this.#published = record.metadata.seq;
+        }
         w.resolve(w.records);
       }
     }

@@ -12,7 +12,10 @@ export interface EventLog {
    * Resolves with the stored events once they are on disk.
    */
   append(stream: string, events: readonly DomainEvent[]): Promise<StoredEvent[]>;
-  /** Every stored event from global position `fromSeq` (1-based) on, oldest first. */
+  /**
+   * Every stored event from global position `fromSeq` (1-based) on, oldest first, up to the newest
+   * one whose listeners have run (so a reader never runs ahead of the views they feed).
+   */
   read(fromSeq?: number): AsyncIterable<StoredEvent>;
   /** Called for every event appended from now on, after it is durable, in log order. */
   subscribe(listener: (event: StoredEvent) => void): () => void;

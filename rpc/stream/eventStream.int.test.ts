@@ -109,6 +109,8 @@ describe('/event-stream: task statuses pushed to the client id of init', () => {
     const s = await startStack({ devnet });
     try {
       const seen: { _type: string; message: any }[] = [];
+      let registered!: () => void;
+      const ready = new Promise<void>((resolve) => (registered = resolve));
       const url = new URL(`${taskStreamUrl(s)}`);
       url.searchParams.set('userpass', TEST_PASSWORD); // the reference has no auth: only this is added
       const done = new Promise<void>((resolve, reject) => {
@@ -121,6 +123,7 @@ describe('/event-stream: task statuses pushed to the client id of init', () => {
             for (const line of text.split('\n').slice(0, -1)) {
               if (!line.startsWith('data:')) continue;
               const event = JSON.parse(line.slice(5));
+              if (event._type === 'READY') registered(); // a first event: the client knows it is registered
               if (typeof event._type === 'string' && event._type.startsWith('TASK:')) seen.push(event);
               if (['Ok', 'Error'].includes(event.message?.status)) {
                 req.destroy();
@@ -133,8 +136,8 @@ describe('/event-stream: task statuses pushed to the client id of init', () => {
         });
         req.on('error', () => undefined);
       });
-      // Registered as soon as the ready frame is out; the reference's SDK waits for a first event too.
-      await new Promise((r) => setTimeout(r, 50));
+      // The reference's SDK waits for a first event before it relies on the stream: here it is `ready`.
+      await ready;
       const taskId = await startTask(s, enableEthParams(s, [])); // client_id defaults to 0
       await done;
       assert.ok(seen.every((e) => e._type === `TASK:${taskId}`));

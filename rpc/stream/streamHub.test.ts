@@ -122,6 +122,7 @@ describe('StreamHub', () => {
     const log = new MemoryLog();
     const clock = new ManualClock();
     const hub = hubOver(log, clock);
+    assert.equal(clock.pendingTimers, 0, 'no timer while no stream is open');
     const [a, b] = [new FakeSink(), new FakeSink()];
     await hub.open(a, everything, undefined, {});
     await hub.open(b, { kind: 'tasks', clientId: 1 }, undefined, { client_id: 1 });

@@ -77,13 +77,13 @@ export class StreamHub {
   readonly #options: StreamHubOptions;
   readonly #connections = new Map<StreamConnection, StreamSelection>();
   readonly #unsubscribe: () => void;
-  #cancelHeartbeat: () => void;
+  /** Set while a heartbeat is scheduled: only while some stream is open. */
+  #cancelHeartbeat: (() => void) | undefined;
   #closed = false;
 
   constructor(options: StreamHubOptions) {
     this.#options = options;
     this.#unsubscribe = options.log.subscribe((event) => this.#onEvent(event));
-    this.#cancelHeartbeat = this.#scheduleHeartbeat();
   }
 
   /** Open stream connections (both endpoints): the `coin_activation_stream_clients` gauge. */
@@ -100,11 +100,15 @@ export class StreamHub {
     const connection = new StreamConnection(sink, {
       maxBufferedBytes,
       ...(maxPendingEvents === undefined ? {} : { maxPendingEvents }),
-      onClose: () => this.#connections.delete(connection),
+      onClose: () => {
+        this.#connections.delete(connection);
+        if (this.#connections.size === 0) this.#stopHeartbeat();
+      },
     });
     if (this.#closed) return connection.end();
     if (lastEventId !== undefined) connection.beginReplay(lastEventId);
     this.#connections.set(connection, selection);
+    this.#cancelHeartbeat ??= this.#scheduleHeartbeat();
     connection.control(ControlFrame.Ready, { ...readyMessage, last_seq: log.lastSeq });
     if (lastEventId === undefined) return;
     try {
@@ -122,7 +126,7 @@ export class StreamHub {
   close(): void {
     this.#closed = true;
     this.#unsubscribe();
-    this.#cancelHeartbeat();
+    this.#stopHeartbeat();
     for (const connection of [...this.#connections.keys()]) connection.end();
   }
 
@@ -133,10 +137,17 @@ export class StreamHub {
     for (const [connection, selection] of this.#connections) connection.deliver(event.metadata.seq, frameFor(selection, frames));
   }
 
+  /** One timer for all streams, running while any is open (beats come every interval from the first open). */
   #scheduleHeartbeat(): () => void {
     return this.#options.clock.setTimeout(() => {
+      this.#cancelHeartbeat = undefined;
       for (const connection of [...this.#connections.keys()]) connection.control(ControlFrame.Heartbeat);
-      if (!this.#closed) this.#cancelHeartbeat = this.#scheduleHeartbeat();
+      if (!this.#closed && this.#connections.size > 0) this.#cancelHeartbeat = this.#scheduleHeartbeat();
     }, this.#options.heartbeatMs);
+  }
+
+  #stopHeartbeat(): void {
+    this.#cancelHeartbeat?.();
+    this.#cancelHeartbeat = undefined;
   }
 }
