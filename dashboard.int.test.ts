@@ -65,6 +65,7 @@ test('the dashboard shows dev mode live in Chromium: ETH active within 1 s of it
     assert.match(await page.evaluate<string>(`document.querySelector('#login-error').textContent`), /^Wrong RPC password\. 9 attempts left/);
     assert.equal(await page.evaluate<boolean>(`document.querySelector('#data-panel').hidden`), true);
     assert.equal(await page.evaluate<number>(`document.querySelectorAll('#coins tbody tr, #tasks tbody tr').length`), 0);
+    assert.equal(requests.filter((r) => new URL(r.url).pathname === '/events').length, 0, 'no stream opened');
 
     // The right one: the stream opens (its `ready` frame).
     await signIn(page, dev.password);
