@@ -34,8 +34,9 @@ const TRC20_RULE: TokenRule = {
 
 /**
  * The TRON checks of `enable_eth_with_tokens` / `task::enable_eth::init` (spec 1.8, 4.5): only
- * `ticker`, `nodes` (`url` only, HTTP(S), and `gateway_proxy`) and the tokens matter. Swap contract fields are not
- * required and are ignored (TRON is wallet-only); NFTs and hardware keys are refused clearly.
+ * `ticker`, `nodes` (`url` only, HTTP(S), and `gateway_proxy`) and the tokens matter. TRON is
+ * wallet-only: swap contracts would have no effect, so they are refused (null or absent is fine), as
+ * are NFTs, a gas station and hardware keys, each clearly.
  */
 export function planTronActivation(command: PlatformActivationCommand, context: PlanContext): TronPlanParams {
   if (command.keyPolicy === KeyPolicy.Hardware) {
@@ -44,6 +45,14 @@ export function planTronActivation(command: PlatformActivationCommand, context: 
   }
   if (command.gasStation !== undefined) {
     throw invalidRequest(`params.gas_station_url: TRON (${command.ticker}) pays fees in bandwidth and energy, which no gas station prices; omit it`);
+  }
+  const contracts = [
+    ['swap_contract_address', command.swapContractAddress],
+    ['fallback_swap_contract', command.fallbackSwapContract],
+    ['swap_v2_contracts', command.swapV2Contracts],
+  ] as const;
+  for (const [field, value] of contracts) {
+    if (value !== undefined) throw invalidRequest(`params.${field}: TRON (${command.ticker}) is wallet-only and makes no swaps (spec 1.8); omit it`);
   }
   if (command.nftRequested) {
     throw invalidRequest(`params.nft_req: TRON (${command.ticker}) has no NFT support; omit nft_req`);

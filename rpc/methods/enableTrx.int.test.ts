@@ -137,11 +137,25 @@ describe('TRX with TRC20 tokens through enable_eth_with_tokens (devnet TRON node
     }
   });
 
-  test('swap contract fields are ignored when sent', async () => {
+  test('swap contract fields would have no effect (TRON makes no swaps): refused naming the field; null ones are absent', async () => {
     const s = await stack();
     try {
-      const params = trc20(s, ['USDT-TRC20'], { swap_contract_address: SWAP_CONTRACT, fallback_swap_contract: 'not-even-an-address' });
+      const v2 = { taker_swap_v2_contract: SWAP_CONTRACT, maker_swap_v2_contract: SWAP_CONTRACT, nft_maker_swap_v2_contract: SWAP_CONTRACT };
+      for (const [field, value] of [
+        ['swap_contract_address', SWAP_CONTRACT],
+        ['fallback_swap_contract', 'not-even-an-address'],
+        ['swap_v2_contracts', v2],
+      ] as const) {
+        const { status, body } = await s.v2('enable_eth_with_tokens', trc20(s, ['USDT-TRC20'], { [field]: value }));
+        assert.equal(status, 400, field);
+        assert.equal(body.error_type, 'InvalidRequest');
+        assert.equal(body.error, `params.${field}: TRON (TRX) is wallet-only and makes no swaps (spec 1.8); omit it`);
+      }
+      assert.deepEqual((await s.legacy('get_enabled_coins')).body.result, [], 'nothing registered');
+      const params = trc20(s, ['USDT-TRC20'], { swap_contract_address: null, fallback_swap_contract: null });
       assert.equal((await s.v2('enable_eth_with_tokens', params)).status, 200);
+      const status = (await s.v2('coin_status', { ticker: 'TRX' })).body.result;
+      assert.equal(status.swap_contract_address, undefined);
     } finally {
       await s.stop();
     }
