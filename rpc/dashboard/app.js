@@ -27,6 +27,8 @@ let password = null;
 let lastEventId = null;
 let stream = null; // AbortController of the open stream
 let signedIn = false;
+/** Which sign-in the running `follow` loop belongs to: a loop of an earlier one stops. */
+let session = 0;
 
 /** ticker → { ticker, platform, hint, balance, status, error, activity } (activity: event kind → line) */
 const coins = new Map();
@@ -125,8 +127,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Follows `/events` until signed out: reconnects with backoff, resuming after `lastEventId`. */
 async function follow() {
+  const mine = ++session;
   let backoff = RECONNECT_FIRST_MS;
-  while (signedIn) {
+  while (signedIn && session === mine) {
     setConnection(lastEventId === null ? 'connecting' : 'reconnecting', lastEventId === null ? 'connecting…' : `reconnecting after event ${lastEventId}…`);
     const controller = new AbortController();
     stream = controller;
@@ -138,7 +141,7 @@ async function follow() {
       if (silent) silenceMs = Math.min(silenceMs * 2, SILENCE_LAST_MS);
       outcome = { reason: silent ? 'no heartbeat' : e.message };
     }
-    if (!signedIn || stream !== controller) return;
+    if (!signedIn || session !== mine) return;
     if (outcome.refused !== undefined) return signOut(outcome.refused);
     showError($('stream-error'), `Stream interrupted (${outcome.reason}); resuming.`);
     await sleep(backoff);
