@@ -10,6 +10,7 @@ import type { Dispatcher } from './dispatcher.ts';
 import { consoleLog, type Log } from '../kernel/log.ts';
 import { answerText } from './json.ts';
 import { bodyTooLarge, decodeUtf8, DEFAULT_MAX_BODY_BYTES, NOT_UTF8 } from './limits.ts';
+import { loadDashboard, sendDashboardFile } from './dashboardPage.ts';
 
 /**
  * A route beside the RPC (e.g. the event streams): handles the request and returns true, or returns
@@ -87,7 +88,8 @@ export function clientIdOf(remoteAddress: string | undefined): string {
 /**
  * Starts the HTTP server and resolves once it listens.
  * Routes: `OPTIONS /` → 200 preflight; `POST /` → dispatcher; other methods on `/` → 405;
- * other paths → 404; body over `maxBodyBytes` → 413 (connection closed).
+ * `GET /dashboard` and its files → the page (other methods 405); other paths → 404; body over
+ * `maxBodyBytes` → 413 (connection closed).
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { dispatcher } = options;
@@ -95,6 +97,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const log = options.log ?? consoleLog;
   const cors = options.corsOrigin ?? 'http://localhost:3000';
   const graceMs = options.closeGraceMs ?? 5_000;
+  const dashboard = await loadDashboard();
   let closing = false;
 
   const send = (res: http.ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void => {
@@ -137,7 +140,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       }
     }
     for (const route of options.routes ?? []) if (route(req, res, pathname)) return;
-    if (pathname !== '/') return send(res, 404, { error: 'Not found' });
+    if (pathname !== '/') {
+      const page = dashboard.find(pathname);
+      if (page === undefined) return send(res, 404, { error: 'Not found' });
+      if (req.method === 'GET' || req.method === 'HEAD') return sendDashboardFile(req, res, page, closing);
+      return send(res, 405, { error: 'Only GET requests are supported here' }, { Allow: 'GET, HEAD' });
+    }
     if (req.method === 'OPTIONS') {
       res.writeHead(200, {
         'Access-Control-Allow-Origin': cors,

@@ -1,6 +1,7 @@
 // Installs what `npm start` / `npm test` need when it is missing: the locked npm dependencies
-// (when absent or older than package-lock.json) and, for the tests, nats-server and litecoind from
-// Debian (the real NATS server and the real native UTXO daemon the integration tests start).
+// (when absent or older than package-lock.json) and, for the tests, nats-server, litecoind and
+// chromium from Debian (the real NATS server and the real native UTXO daemon the integration tests
+// start, and the headless browser the dashboard's test drives).
 // A production install (`npm ci --omit=dev`) is left as it is by `npm start`: it never installs there.
 // Plain JS: it runs before tsx is installed.
 import { execFileSync } from 'node:child_process';
@@ -27,6 +28,7 @@ if (absent || (stale && !production) || (production && forTests)) {
 const TEST_PEERS = [
   { pkg: 'nats-server', bins: ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'] },
   { pkg: 'litecoind', bins: ['/usr/bin/litecoind', '/usr/local/bin/litecoind'] },
+  { pkg: 'chromium', bins: ['/usr/bin/chromium'] },
 ];
 
 function ensureDebianPackages() {
