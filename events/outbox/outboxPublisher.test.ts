@@ -1,16 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DomainEvent } from '../../spec/events.ts';
-import { ManualClock } from '../../devnet/testing/manualClock.ts';
-import { EmbeddedEventLog } from '../log/embeddedEventLog.ts';
 import { coinStream } from '../log/eventLog.ts';
-import { MemorySink } from '../../devnet/testkits/memorySink.ts';
+import { outboxFixture, streamShape } from '../../devnet/testkits/outboxFixture.ts';
 import { OutboxConflictError } from './publishLoop.ts';
-import type { Log } from '../../kernel/log.ts';
-import { startOutboxPublisher, startOutboxPublisherOn, type OutboxPublisherCoreOptions } from './outboxPublisher.ts';
+import { startOutboxPublisher, startOutboxPublisherOn } from './outboxPublisher.ts';
 import { eventSubject } from '../jetstream/subjects.ts';
 
 const NODE = 'node-1';
@@ -24,35 +20,7 @@ async function until(what: string, condition: () => boolean): Promise<void> {
   }
 }
 
-async function fixture(t: { after(fn: () => Promise<void>): void }) {
-  const dir = await mkdtemp(join(tmpdir(), 'outbox-'));
-  const clock = new ManualClock();
-  const outbox = await EmbeddedEventLog.open({ dir, sessionId: 's1', nodeId: NODE, clock, fsync: false });
-  const sink = new MemorySink(clock);
-  const warnings: string[] = [];
-  const log: Log = { info: () => {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
-  const options = (extra: Partial<OutboxPublisherCoreOptions> = {}): OutboxPublisherCoreOptions => ({
-    outbox,
-    nodeId: NODE,
-    markFile: join(dir, 'published.seq'),
-    clock,
-    log,
-    ...extra,
-  });
-  t.after(async () => {
-    await outbox.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  return { dir, clock, outbox, sink, options, warnings };
-}
-
-/** Per subject, the streamSeqs in stream order; and whether every event id is there once. */
-function streamShape(sink: MemorySink) {
-  const perSubject = new Map<string, number[]>();
-  for (const m of sink.messages) perSubject.set(m.subject, [...(perSubject.get(m.subject) ?? []), m.event.metadata.streamSeq]);
-  const ids = sink.messages.map((m) => m.event.metadata.eventId);
-  return { perSubject, unique: new Set(ids).size === ids.length, count: ids.length };
-}
+const fixture = (t: { after(fn: () => Promise<void>): void }) => outboxFixture(t, NODE);
 
 test('publishes the outbox to per-aggregate subjects, each in order, and saves the mark', async (t) => {
   const { outbox, sink, options, dir } = await fixture(t);

@@ -1,18 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DomainEvent } from '../../spec/events.ts';
-import { ManualClock } from '../../devnet/testing/manualClock.ts';
-import { MemorySink } from '../../devnet/testkits/memorySink.ts';
-import { EmbeddedEventLog } from '../log/embeddedEventLog.ts';
+import type { MemorySink } from '../../devnet/testkits/memorySink.ts';
+import { outboxFixture, streamShape } from '../../devnet/testkits/outboxFixture.ts';
 import { NODE_STREAM, coinStream } from '../log/eventLog.ts';
 import type { EventSink } from './eventSink.ts';
-import { startOutboxPublisherOn, type OutboxPublisherCoreOptions } from './outboxPublisher.ts';
+import { startOutboxPublisherOn } from './outboxPublisher.ts';
 import { OutboxConflictError } from './publishLoop.ts';
 import { eventSubject } from '../jetstream/subjects.ts';
-import type { Log } from '../../kernel/log.ts';
+import { eventually } from '../../devnet/testing/tasks.ts';
 
 const NODE = 'node-1';
 const disabled = (ticker: string): DomainEvent => ({ type: 'CoinDisabled', data: { ticker, tokens: [] } });
@@ -50,53 +48,22 @@ class HeldSink implements EventSink {
   close = () => this.inner.close();
 }
 
-async function until(what: string, condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 1));
-  }
-}
 /** Lets every publish that could start do so (the sink answers at once). */
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
 async function fixture(t: { after(fn: () => Promise<void>): void }) {
-  const dir = await mkdtemp(join(tmpdir(), 'pipeline-'));
-  const clock = new ManualClock();
-  const outbox = await EmbeddedEventLog.open({ dir, sessionId: 's1', nodeId: NODE, clock, fsync: false });
-  const memory = new MemorySink(clock);
-  const sink = new HeldSink(memory);
-  const warnings: string[] = [];
-  const log: Log = { info: () => {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
-  const options = (extra: Partial<OutboxPublisherCoreOptions> = {}): OutboxPublisherCoreOptions => ({
-    outbox,
-    nodeId: NODE,
-    markFile: join(dir, 'published.seq'),
-    clock,
-    log,
-    ...extra,
-  });
-  t.after(async () => {
-    await outbox.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  return { dir, outbox, memory, sink, options, warnings };
+  const { sink: memory, ...rest } = await outboxFixture(t, NODE);
+  return { ...rest, memory, sink: new HeldSink(memory) };
 }
 
-/** Per subject, the streamSeqs in stream order, and whether every event id is there once. */
-function shape(memory: MemorySink) {
-  const perSubject = new Map<string, number[]>();
-  for (const m of memory.messages) perSubject.set(m.subject, [...(perSubject.get(m.subject) ?? []), m.event.metadata.streamSeq]);
-  const ids = memory.messages.map((m) => m.event.metadata.eventId);
-  return { perSubject, unique: new Set(ids).size === ids.length, count: ids.length };
-}
+const shape = streamShape;
 
 test('Given an unacknowledged publish on one aggregate, other aggregates are published meanwhile, its next event waits, and the mark stays before it', async (t) => {
   const { outbox, memory, sink, options } = await fixture(t);
   for (const ticker of ['ETH', 'BNB', 'ETH', 'TRX']) await outbox.append(coinStream(ticker), [disabled(ticker)]);
   sink.hold(coin('ETH'));
   const publisher = await startOutboxPublisherOn(sink, options());
-  await until('BNB and TRX are in the stream', () => memory.messages.length === 2);
+  await eventually(() => memory.messages.length === 2, 'BNB and TRX are in the stream');
   await settle();
   assert.deepEqual(sink.sent, [coin('ETH'), coin('BNB'), coin('TRX')], 'ETH#2 is not sent before ETH#1 is acknowledged');
   assert.equal(publisher.published(), 0, 'the mark cannot pass the unconfirmed ETH#1');
@@ -116,11 +83,11 @@ test('Given a session start between coin events, nothing overtakes it and it ove
   sink.hold(coin('ETH'));
   sink.hold(node);
   const publisher = await startOutboxPublisherOn(sink, options());
-  await until('ETH#1 is sent', () => sink.sent.length === 1);
+  await eventually(() => sink.sent.length === 1, 'ETH#1 is sent');
   await settle();
   assert.deepEqual(sink.sent, [coin('ETH')], 'the session start waits for ETH#1');
   sink.release(coin('ETH'));
-  await until('the session start is sent', () => sink.sent.length === 2);
+  await eventually(() => sink.sent.length === 2, 'the session start is sent');
   await settle();
   assert.deepEqual(sink.sent, [coin('ETH'), node], 'BNB#1 waits for the session start');
   sink.release(node);
@@ -183,12 +150,12 @@ test('Given a crash with publishes in flight (later aggregates already in the st
   for (let i = 0; i < 30; i++) await outbox.append(coinStream(`C${i % 3}`), [disabled(`C${i % 3}`)]);
   sink.hold(coin('C1'));
   const crashed = await startOutboxPublisherOn(sink, options());
-  await until('C0 and C2 are published', () => memory.messages.length === 20);
+  await eventually(() => memory.messages.length === 20, 'C0 and C2 are published');
   assert.equal(crashed.published(), 1, 'only C0#1 is before the unacknowledged C1#1');
   await crashed.stop(); // the process dies: C1#1 is still on the wire
   assert.equal(await readFile(join(dir, 'published.seq'), 'utf8'), '1\n');
   sink.release(coin('C1')); // … and lands after all
-  await until('C1#1 lands', () => memory.messages.length === 21);
+  await eventually(() => memory.messages.length === 21, 'C1#1 lands');
   memory.dedupe.clear(); // and the restart comes after the duplicate window
   const restarted = await startOutboxPublisherOn(memory, options());
   await restarted.whenCaughtUp();
