@@ -52,30 +52,28 @@ try {
     const writes: Promise<unknown>[] = [];
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const tickMs = 10;
-    let due = 0;
     let next = 0;
+    // One timer per change, set for the moment it is due (paced on elapsed time, so a late timer
+    // catches up instead of lowering the rate): the generator wakes the process no more often than
+    // the changes themselves do, so the windows measure the service rather than the generator.
     await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
+      const tick = () => {
         const elapsed = performance.now() - started;
-        if (elapsed >= message.durationMs) {
-          clearInterval(timer);
-          return resolve();
-        }
-        if (message.ratePerS === 0) return;
-        // Paced on elapsed time, so a late tick catches up instead of lowering the rate.
-        due = Math.floor((elapsed / 1000) * message.ratePerS);
+        const due = Math.min(Math.floor((elapsed / 1000) * message.ratePerS), Math.floor((message.durationMs / 1000) * message.ratePerS));
         for (; next < due; next++) {
           const taskId = taskIds[next % taskIds.length]!;
           const details = `Bench:${message.label}:${counter++}`;
           writes.push(service.log.append(taskStream(taskId), [{ type: 'TaskProgressed', data: { taskId, status: 'InProgress', details } }]));
         }
-      }, tickMs);
+        const nextAt = message.ratePerS === 0 ? message.durationMs : Math.min(message.durationMs, ((next + 1) * 1000) / message.ratePerS);
+        if (elapsed >= message.durationMs) return resolve();
+        setTimeout(tick, Math.max(0, nextAt - elapsed));
+      };
+      tick();
     });
     await Promise.all(writes);
     const used = process.cpuUsage(cpu);
     send({ type: 'window', cpuUs: used.user + used.system, wallMs: performance.now() - started, applied: [...appliedAt] });
-    next = 0;
   });
   send({ type: 'ready', url: live.url, taskIds: [...taskIds], setupMs: live.setupMs });
 } catch (error) {
