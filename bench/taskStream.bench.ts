@@ -12,8 +12,9 @@
  *
  * Env: BENCH_STREAM_TASKS (1000), BENCH_STREAM_CLIENTS (50), BENCH_STREAM_RATE (changes/s, 50:
  * each task every 20 s), BENCH_STREAM_DURATION_MS (10000 per window), BENCH_STREAM_POLL_MS (500),
- * BENCH_STREAM_ROUNDS (2; odd rounds reverse the order of the windows; a first changes-only window is
- * not counted: it would carry the garbage and compilation left by the setup). The table shows medians
+ * BENCH_STREAM_ROUNDS (2; odd rounds reverse the order of the windows; first, one short window of
+ * each mode is not counted: it carries the garbage left by the setup and the compilation of that
+ * mode's code path). The table shows medians
  * over the rounds. The CPU goal is checked twice: on whole windows (the changes themselves, the
  * log's appends and fsyncs, cost the same in every mode and can dominate) and on the CPU spent on
  * the clients, above the changes-only window.
@@ -33,6 +34,8 @@ import { startPollers, startStreamWatchers, type Watchers } from './streamClient
 
 export const TARGET_P99_MS = 20;
 export const TARGET_CPU_RATIO = 0.1;
+/** Length of each uncounted warm-up window. */
+const WARMUP_MS = 3_000;
 
 const env = process.env;
 const config = {
@@ -71,9 +74,9 @@ interface WindowReport {
   readonly requests?: number;
 }
 
-async function runWindow(mode: WindowReport['mode'], watchers: (Watchers & { requests?: () => number; errors?: () => number }) | undefined, settleMs: number): Promise<WindowReport> {
+async function runWindow(mode: WindowReport['mode'], watchers: (Watchers & { requests?: () => number; errors?: () => number }) | undefined, settleMs: number, durationMs = config.durationMs): Promise<WindowReport> {
   const answer = reply();
-  child.send({ type: 'window', label: mode, durationMs: config.durationMs, ratePerS: config.ratePerS } satisfies WindowRequest);
+  child.send({ type: 'window', label: mode, durationMs, ratePerS: config.ratePerS } satisfies WindowRequest);
   const result = (await answer) as WindowResult | { type: 'failed'; error: string };
   if (result.type !== 'window') throw new Error(`server failed: ${JSON.stringify(result)}`);
   // Let the last changes reach the clients (a poller sees a change within one period).
@@ -120,12 +123,13 @@ try {
 
   const runs: Record<WindowReport['mode'], WindowReport[]> = { 'changes only': [], stream: [], poll: [] };
   const run = {
-    'changes only': () => runWindow('changes only', undefined, 0),
-    stream: async () => runWindow('stream', await startStreamWatchers(ready.url, BENCH_PASSWORD, config.clients), 2_000),
-    poll: () => runWindow('poll', startPollers(ready.url, BENCH_PASSWORD, ready.taskIds, config.clients, config.pollMs), config.pollMs + 1_000),
+    'changes only': (durationMs?: number) => runWindow('changes only', undefined, 0, durationMs),
+    stream: async (durationMs?: number) => runWindow('stream', await startStreamWatchers(ready.url, BENCH_PASSWORD, config.clients), 2_000, durationMs),
+    poll: (durationMs?: number) => runWindow('poll', startPollers(ready.url, BENCH_PASSWORD, ready.taskIds, config.clients, config.pollMs), config.pollMs + 1_000, durationMs),
   };
-  // A first window, not counted, takes what setting up 1,000 tasks leaves behind (garbage, compilation).
-  await runWindow('changes only', undefined, 0);
+  // First windows, not counted: one of each mode, so that neither mode's first counted window pays
+  // for what setting up 1,000 tasks leaves behind (garbage) or for compiling its own code path.
+  for (const mode of ['changes only', 'stream', 'poll'] as const) await run[mode](WARMUP_MS);
   // Odd rounds run the windows in the reverse order, so a drifting machine favours no mode.
   for (let round = 0; round < config.rounds; round++) {
     const order = (['changes only', 'stream', 'poll'] as const).slice();
