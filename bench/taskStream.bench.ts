@@ -48,7 +48,7 @@ const config = {
 };
 
 const child = fork(fileURLToPath(new URL('./streamServer.ts', import.meta.url)), [], {
-  execArgv: ['--import', 'tsx'],
+  execArgv: ['--import', 'tsx', '--expose-gc'],
   env: { ...env, BENCH_STREAM_TASKS: String(config.tasks), BENCH_STREAM_CLIENTS: String(config.clients) },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
