@@ -95,6 +95,12 @@ function describeVersion(v: unknown): string {
   return typeof v === 'string' && /^[0-9.]{1,8}$/.test(v) ? `unknown variant \`${v}\`` : `invalid ${typeof v} value`;
 }
 
+/** Tells `answered` about one answered request and passes the answer on. */
+function reportAnswered(answered: (method: string | undefined, status: number) => void, method: string | undefined, done: DispatchResult): DispatchResult {
+  answered(method, done.status);
+  return done;
+}
+
 /**
  * Creates the dispatcher over a method table and an {@link AuthGuard}.
  * @throws TypeError when `legacyMethods` holds a non-legacy method.
@@ -190,14 +196,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   /** One element: never rejects; an unexpected failure becomes a generic `InternalError`. */
   function handleOne(req: unknown, caller: RpcCaller, depthBudget: number): MaybeAsync<DispatchResult> {
     const answered = options.onAnswered;
-    if (answered === undefined) return answerOne(req, caller, depthBudget);
-    const method = isObject(req) && typeof req.method === 'string' ? req.method : undefined;
     const answer = answerOne(req, caller, depthBudget);
-    const heard = (done: DispatchResult) => {
-      answered(method, done.status);
-      return done;
-    };
-    return answer instanceof Promise ? answer.then(heard) : heard(answer);
+    if (answered === undefined) return answer;
+    const method = isObject(req) && typeof req.method === 'string' ? req.method : undefined;
+    // No named closure on the synchronous path (status polls): the runtime gives each one a name
+    // with a property definition, which costs more than the call itself.
+    if (answer instanceof Promise) return answer.then((done) => reportAnswered(answered, method, done));
+    return reportAnswered(answered, method, answer);
   }
 
   function answerOne(req: unknown, caller: RpcCaller, depthBudget: number): MaybeAsync<DispatchResult> {

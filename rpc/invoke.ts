@@ -54,23 +54,37 @@ export function legacyFailure(err: ActivationError): DispatchResult {
 /** An answer now, or later: synchronous handlers answer without allocating promises. */
 export type MaybeAsync<T> = T | Promise<T>;
 
+/** How an invocation answers: v2 (with the request's id) or legacy. */
+type AnswerForm = { readonly v2: true; readonly id: ResponseId } | { readonly v2: false };
+const LEGACY_FORM: AnswerForm = { v2: false };
+
+function succeeded(value: unknown, form: AnswerForm): DispatchResult {
+  if (form.v2) return { status: 200, body: renderV2Success(value, form.id) };
+  return { status: 200, body: value === undefined ? null : value };
+}
+
+function failed(e: unknown, form: AnswerForm, ctx: InvokeContext): DispatchResult {
+  const err = handlerError(e, ctx);
+  return form.v2 ? v2Failure(err, form.id, errorOrigin('handler', ctx.name)) : legacyFailure(err);
+}
+
 /**
  * Calls the handler and maps its result (or what it throws or rejects with) to an answer.
- * Stays synchronous when the handler returns a plain value: status polls are the hot path.
+ * Stays synchronous, and allocates no closure, when the handler returns a plain value: status
+ * polls are the hot path.
  */
-function settle(
-  run: () => unknown,
-  ok: (value: unknown) => DispatchResult,
-  fail: (error: ActivationError) => DispatchResult,
-  ctx: InvokeContext,
-): MaybeAsync<DispatchResult> {
+function settle(def: MethodDef, params: unknown, form: AnswerForm, ctx: InvokeContext): MaybeAsync<DispatchResult> {
   let out: unknown;
   try {
-    out = run();
+    out = def.handle(params, ctx.caller);
   } catch (e) {
-    return fail(handlerError(e, ctx));
+    return failed(e, form, ctx);
   }
-  return out instanceof Promise ? out.then(ok, (e: unknown) => fail(handlerError(e, ctx))) : ok(out);
+  if (!(out instanceof Promise)) return succeeded(out, form);
+  return out.then(
+    (value: unknown) => succeeded(value, form),
+    (e: unknown) => failed(e, form, ctx),
+  );
 }
 
 /** Runs a v2 method; `params` absent or `null` is validated as `{}`. */
@@ -81,12 +95,7 @@ export function invokeV2(def: MethodDef, params: unknown, id: ResponseId, ctx: I
   if (!decoded.ok) {
     return v2Failure(invalidRequest(describeProblem(decoded.problem, 'params')), id, errorOrigin('dispatcher', 'params'));
   }
-  return settle(
-    () => def.handle(decoded.value, ctx.caller),
-    (result) => ({ status: 200, body: renderV2Success(result, id) }),
-    (err) => v2Failure(err, id, errorOrigin('handler', ctx.name)),
-    ctx,
-  );
+  return settle(def, decoded.value, { v2: true, id }, ctx);
 }
 
 /** Runs a legacy method on the flat body (without `userpass`, `method`, `mmrpc`). */
@@ -95,12 +104,7 @@ export function invokeLegacy(def: MethodDef, flat: Record<string, unknown>, ctx:
   if (refused !== undefined) return legacyFailure(refused);
   const decoded = def.params.decode(flat);
   if (!decoded.ok) return legacyFailure(invalidRequest(describeProblem(decoded.problem)));
-  return settle(
-    () => def.handle(decoded.value, ctx.caller),
-    (body) => ({ status: 200, body: body === undefined ? null : body }),
-    legacyFailure,
-    ctx,
-  );
+  return settle(def, decoded.value, LEGACY_FORM, ctx);
 }
 
 /** What the method's `admit` refuses the raw params with, if anything. */

@@ -35,6 +35,20 @@ test('Given a dispatcher that tells the metrics, when a batch mixes known, unkno
   ]);
 });
 
+test('Given answers counted between scrapes, when the metrics are read twice with more answers in between, then each answer counts exactly once', async () => {
+  const metrics = new ServiceMetrics();
+  metrics.knowMethods(['ping']);
+  const ping200 = async () => (await lines(metrics, 'coin_activation_rpc_requests_total{method="ping",status="200"}'))[0];
+  metrics.rpcAnswered('ping', 200);
+  metrics.rpcAnswered('ping', 200);
+  assert.equal(await ping200(), 'coin_activation_rpc_requests_total{method="ping",status="200"} 2');
+  assert.equal(await ping200(), 'coin_activation_rpc_requests_total{method="ping",status="200"} 2');
+  metrics.rpcAnswered('ping', 200);
+  metrics.rpcAnswered('other', 404);
+  assert.equal(await ping200(), 'coin_activation_rpc_requests_total{method="ping",status="200"} 3');
+  assert.deepEqual(await lines(metrics, 'coin_activation_rpc_requests_total{method="unknown",status="404"}'), ['coin_activation_rpc_requests_total{method="unknown",status="404"} 1']);
+});
+
 const at = (seq: number, seconds: number) => ({ eventId: `e${seq}`, seq, stream: 'coin.ETH', streamSeq: seq, sessionId: 's', time: new Date(Date.UTC(2030, 0, 1) + seconds * 1000).toISOString() });
 const stored = (seq: number, seconds: number, event: Omit<StoredEvent, 'metadata'>): StoredEvent => ({ ...event, metadata: at(seq, seconds) }) as StoredEvent;
 

@@ -37,6 +37,11 @@ export class ServiceMetrics {
   readonly #rpcRequests: Counter<'method' | 'status'>;
   readonly #appendSeconds: Histogram;
   readonly #timer = new ActivationTimer();
+  /**
+   * RPC answers not yet added to the counter, by method label and HTTP status. prom-client's own
+   * `inc` hashes and checks its labels on every call, a cost every status poll would pay.
+   */
+  readonly #answered = new Map<string, Map<number, number>>();
 
   constructor(sources: MetricSources = {}) {
     const registers = [this.registry];
@@ -64,6 +69,8 @@ export class ServiceMetrics {
       help: 'RPC requests answered (each of a batch), by method (unknown names as "unknown") and HTTP status.',
       labelNames: ['method', 'status'],
       registers,
+      // Answers are counted in #answered (per request: two map lookups) and added here when read.
+      collect: () => this.#flushAnswered(),
     });
     this.#appendSeconds = new Histogram({
       name: 'coin_activation_event_append_seconds',
@@ -116,7 +123,17 @@ export class ServiceMetrics {
   /** One RPC request answered with HTTP `status`; a name not in the method tables counts as `unknown`. */
   rpcAnswered(method: string | undefined, status: number): void {
     const label = method !== undefined && this.#methods.has(method) ? method : UNKNOWN_METHOD;
-    this.#rpcRequests.inc({ method: label, status: String(status) });
+    let byStatus = this.#answered.get(label);
+    if (byStatus === undefined) this.#answered.set(label, (byStatus = new Map()));
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+  }
+
+  /** Adds the answers counted since the last read to the counter (called whenever it is read). */
+  #flushAnswered(): void {
+    for (const [method, byStatus] of this.#answered) {
+      for (const [status, count] of byStatus) this.#rpcRequests.inc({ method, status: String(status) }, count);
+    }
+    this.#answered.clear();
   }
 
   /** One append to the event log took `seconds`. */
