@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { DomainEvent, StoredEvent } from '../../spec/events.ts';
 import { systemClock, type Clock } from '../../kernel/clock.ts';
 import type { EventLog } from './eventLog.ts';
-import { decodeRecord, encodeRecord } from './recordCodec.ts';
+import { decodeRecordBytes, encodeRecord } from './recordCodec.ts';
 import { acquireDirLock } from './dirLock.ts';
 
 export interface EmbeddedEventLogOptions {
@@ -123,11 +123,14 @@ export class EmbeddedEventLog implements EventLog {
     });
   }
 
+  /** Events from `fromSeq` on, as stored; {@link storedJsonOf} gives each one's JSON as written. */
   async *read(fromSeq = 1): AsyncIterable<StoredEvent> {
-    for await (const { event } of readRecords(this.#path)) {
+    for await (const { event, json } of readRecords(this.#path)) {
       if (event === undefined) return;
       if (event.metadata.seq > this.#published) return;
-      if (event.metadata.seq >= fromSeq) yield event;
+      if (event.metadata.seq < fromSeq) continue;
+      storedJson.set(event, json!);
+      yield event;
     }
   }
 
@@ -219,22 +222,34 @@ async function scanLog(path: string): Promise<ScanResult> {
   return { lastSeq, goodBytes, droppedTailBytes: totalBytes - goodBytes, streamSeq };
 }
 
+/** JSON text of events read back by `read`, exactly as the log holds it (see {@link storedJsonOf}). */
+const storedJson = new WeakMap<StoredEvent, string>();
+
+/**
+ * The JSON text of an event object `EmbeddedEventLog.read` returned, exactly as stored (what
+ * `JSON.stringify` of the unmodified event gives), so a publisher can send it without encoding the
+ * event again; `undefined` for any other object (a live event, a copy).
+ */
+export function storedJsonOf(event: StoredEvent): string | undefined {
+  return storedJson.get(event);
+}
+
 /** Streams records with byte offsets; a damaged or unterminated line yields `event: undefined`. */
 async function* readRecords(
   path: string,
-): AsyncIterable<{ event: StoredEvent | undefined; startOffset: number; endOffset: number }> {
+): AsyncIterable<{ event: StoredEvent | undefined; json: string | undefined; startOffset: number; endOffset: number }> {
   let carry = Buffer.alloc(0);
   let offset = 0;
   for await (const chunk of createReadStream(path)) {
     let buf = Buffer.concat([carry, chunk as Buffer]);
     let nl: number;
     while ((nl = buf.indexOf(0x0a)) !== -1) {
-      const line = buf.subarray(0, nl).toString('utf8');
-      yield { event: decodeRecord(line), startOffset: offset, endOffset: offset + nl + 1 };
+      const record = decodeRecordBytes(buf.subarray(0, nl));
+      yield { event: record?.event, json: record?.json, startOffset: offset, endOffset: offset + nl + 1 };
       offset += nl + 1;
       buf = buf.subarray(nl + 1);
     }
     carry = buf;
   }
-  if (carry.length > 0) yield { event: undefined, startOffset: offset, endOffset: offset + carry.length };
+  if (carry.length > 0) yield { event: undefined, json: undefined, startOffset: offset, endOffset: offset + carry.length };
 }
