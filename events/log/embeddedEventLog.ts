@@ -224,22 +224,22 @@ async function scanLog(path: string): Promise<ScanResult> {
   return { lastSeq, goodBytes, droppedTailBytes: totalBytes - goodBytes, streamSeq };
 }
 
-/** JSON text of events read back by `read`, exactly as the log holds it (see {@link storedJsonOf}). */
-const storedJson = new WeakMap<StoredEvent, string>();
+/** The JSON of events read back by `read`, as the log holds it (see {@link storedJsonOf}). */
+const storedJson = new WeakMap<StoredEvent, Uint8Array>();
 
 /**
- * The JSON text of an event object `EmbeddedEventLog.read` returned, exactly as stored (what
- * `JSON.stringify` of the unmodified event gives), so a publisher can send it without encoding the
- * event again; `undefined` for any other object (a live event, a copy).
+ * The JSON of an event object `EmbeddedEventLog.read` returned, as the UTF-8 bytes the log holds
+ * (what `JSON.stringify` of the unmodified event gives), so a publisher can send it without
+ * encoding the event again; `undefined` for any other object (a live event, a copy).
  */
-export function storedJsonOf(event: StoredEvent): string | undefined {
+export function storedJsonOf(event: StoredEvent): Uint8Array | undefined {
   return storedJson.get(event);
 }
 
 interface LogRecord {
   readonly event: StoredEvent | undefined;
   /** The event's JSON as stored. */
-  readonly json: string | undefined;
+  readonly json: Uint8Array | undefined;
   readonly startOffset: number;
   readonly endOffset: number;
 }

@@ -19,17 +19,17 @@ export function decodeRecord(line: string): StoredEvent | undefined {
 
 /**
  * Decodes one record from its bytes (without the `\n`); `undefined` if it is damaged. Also
- * returns the event's JSON exactly as stored, so a reader can pass it on without encoding again.
+ * returns the event's JSON exactly as stored (a view of `bytes`), so a reader can pass it on
+ * without encoding it again.
  * The checksum is computed over the bytes themselves: the same sha256 as over the decoded text,
  * since a writer only ever stores valid UTF-8 (invalid bytes cannot match the checksum either way).
  */
-export function decodeRecordBytes(bytes: Buffer): { event: StoredEvent; json: string } | undefined {
+export function decodeRecordBytes(bytes: Buffer): { event: StoredEvent; json: Buffer } | undefined {
   if (bytes.length < 17 || bytes[16] !== 0x20) return undefined;
   const body = bytes.subarray(17);
   if (hash('sha256', body, 'hex').slice(0, 16) !== bytes.toString('latin1', 0, 16)) return undefined;
-  const json = body.toString('utf8');
-  const event = parseEvent(json);
-  return event === undefined ? undefined : { event, json };
+  const event = parseEvent(body.toString('utf8'));
+  return event === undefined ? undefined : { event, json: body };
 }
 
 function parseEvent(json: string): StoredEvent | undefined {

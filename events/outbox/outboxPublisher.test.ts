@@ -171,11 +171,11 @@ test('an event read back from the outbox is sent as the log’s own JSON text; o
   t.after(() => outbox.close());
   const clock = new ManualClock();
   const sink = new MemorySink(clock);
-  const bodies: string[] = [];
+  const bodies: (string | Uint8Array)[] = [];
   const publish = sink.publish.bind(sink);
   sink.publish = (subject, body, eventId, expected) => (bodies.push(body), publish(subject, body, eventId, expected));
   const publisher = await startOutboxPublisherOn(sink, { outbox, nodeId: NODE, markFile: join(dir, 'published.seq'), clock });
   await publisher.whenCaughtUp();
   await publisher.stop();
-  assert.deepEqual(bodies, [stored, JSON.stringify({ ...older, metadata: { ...older.metadata, nodeId: NODE } })]);
+  assert.deepEqual(bodies.map((b) => (typeof b === 'string' ? b : Buffer.from(b).toString('utf8'))), [stored, JSON.stringify({ ...older, metadata: { ...older.metadata, nodeId: NODE } })]);
 });

@@ -149,7 +149,8 @@ export function publishOutboxEvent(ctx: PublishContext, event: StoredEvent, subj
     }
     for (let refusals = 0; ; ) {
       if (!ctx.heads.has(subject)) ctx.heads.set(subject, await ctx.sink.head(subject));
-      const decision = decidePublish({ eventId, streamSeq }, ctx.heads.get(subject));
+      // peek: a publish renews the subject's place in the cache anyway (`published` sets it)
+      const decision = decidePublish({ eventId, streamSeq }, ctx.heads.peek(subject));
       if (decision.kind === 'skip') return;
       if (decision.kind === 'conflict') throw new OutboxConflictError(subject, decision.reason);
       if (decision.gap) ctx.log.warn('publishing after a gap in an aggregate (earlier events missing)', { subject, streamSeq });
@@ -168,10 +169,10 @@ export function publishOutboxEvent(ctx: PublishContext, event: StoredEvent, subj
 
 /**
  * The message body of an outbox event: its JSON with `metadata.nodeId` set to the publishing
- * node. An event read back from the log under that node id is sent as the log's own JSON text
- * (byte for byte what encoding it again would give), without a parse → object → stringify trip.
+ * node. An event read back from the log under that node id is sent as the log's own JSON bytes
+ * (byte for byte what encoding it again would give), without a stringify and UTF-8 encoding.
  */
-function messageBody(event: StoredEvent, nodeId: string): string {
+function messageBody(event: StoredEvent, nodeId: string): string | Uint8Array {
   if (event.metadata.nodeId !== nodeId) return encodeEventBody({ ...event, metadata: { ...event.metadata, nodeId } });
   return storedJsonOf(event) ?? encodeEventBody(event);
 }
