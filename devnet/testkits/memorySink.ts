@@ -31,7 +31,7 @@ export class MemorySink implements EventSink {
 
   constructor(readonly clock: Clock) {}
 
-  async publish(subject: string, body: string, eventId: string, expected: number): Promise<{ seq: number; duplicate: boolean }> {
+  async publish(subject: string, body: string | Uint8Array, eventId: string, expected: number): Promise<{ seq: number; duplicate: boolean }> {
     this.attempts.push(this.clock.now());
     if (this.down) throw new Error('timeout');
     const seen = this.dedupe.get(eventId);
@@ -41,7 +41,7 @@ export class MemorySink implements EventSink {
       throw new JetStreamApiError({ code: 400, err_code: 10071, description: `wrong last sequence: ${last}` });
     }
     const seq = ++this.#seq;
-    this.messages.push({ subject, seq, event: JSON.parse(body) as StoredEvent });
+    this.messages.push({ subject, seq, event: JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')) as StoredEvent });
     this.dedupe.set(eventId, seq);
     return { seq, duplicate: false };
   }

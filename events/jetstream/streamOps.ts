@@ -16,7 +16,7 @@ export function nodeEventsFilter(nodeId: string): string {
 export function publishEvent(
   js: JetStreamClient,
   subject: string,
-  body: string,
+  body: string | Uint8Array,
   eventId: string,
   expectedLastSubjectSeq: number,
   timeoutMs: number,

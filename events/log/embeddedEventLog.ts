@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { DomainEvent, StoredEvent } from '../../spec/events.ts';
 import { systemClock, type Clock } from '../../kernel/clock.ts';
 import type { EventLog } from './eventLog.ts';
-import { decodeRecord, encodeRecord } from './recordCodec.ts';
+import { decodeRecordBytes, encodeRecord } from './recordCodec.ts';
 import { acquireDirLock } from './dirLock.ts';
 
 export interface EmbeddedEventLogOptions {
@@ -123,11 +123,16 @@ export class EmbeddedEventLog implements EventLog {
     });
   }
 
+  /** Events from `fromSeq` on, as stored; {@link storedJsonOf} gives each one's JSON as written. */
   async *read(fromSeq = 1): AsyncIterable<StoredEvent> {
-    for await (const { event } of readRecords(this.#path)) {
-      if (event === undefined) return;
-      if (event.metadata.seq > this.#published) return;
-      if (event.metadata.seq >= fromSeq) yield event;
+    for await (const records of readRecords(this.#path)) {
+      for (const { event, json } of records) {
+        if (event === undefined) return;
+        if (event.metadata.seq > this.#published) return;
+        if (event.metadata.seq < fromSeq) continue;
+        storedJson.set(event, json!);
+        yield event;
+      }
     }
   }
 
@@ -200,7 +205,7 @@ async function scanLog(path: string): Promise<ScanResult> {
   let goodBytes = 0;
   let damagedAt: number | undefined;
   let totalBytes = 0;
-  for await (const { event, endOffset, startOffset } of readRecords(path)) {
+  for await (const records of readRecords(path)) for (const { event, endOffset, startOffset } of records) {
     totalBytes = endOffset;
     if (event === undefined) {
       damagedAt ??= startOffset;
@@ -219,22 +224,44 @@ async function scanLog(path: string): Promise<ScanResult> {
   return { lastSeq, goodBytes, droppedTailBytes: totalBytes - goodBytes, streamSeq };
 }
 
-/** Streams records with byte offsets; a damaged or unterminated line yields `event: undefined`. */
-async function* readRecords(
-  path: string,
-): AsyncIterable<{ event: StoredEvent | undefined; startOffset: number; endOffset: number }> {
-  let carry = Buffer.alloc(0);
+/** The JSON of events read back by `read`, as the log holds it (see {@link storedJsonOf}). */
+const storedJson = new WeakMap<StoredEvent, Uint8Array>();
+
+/**
+ * The JSON of an event object `EmbeddedEventLog.read` returned, as the UTF-8 bytes the log holds
+ * (what `JSON.stringify` of the unmodified event gives), so a publisher can send it without
+ * encoding the event again; `undefined` for any other object (a live event, a copy).
+ */
+export function storedJsonOf(event: StoredEvent): Uint8Array | undefined {
+  return storedJson.get(event);
+}
+
+interface LogRecord {
+  readonly event: StoredEvent | undefined;
+  /** The event's JSON as stored. */
+  readonly json: Uint8Array | undefined;
+  readonly startOffset: number;
+  readonly endOffset: number;
+}
+
+/**
+ * Streams records with byte offsets, all those of one read chunk at a time (an async step per
+ * chunk, not per record); a damaged or unterminated line yields `event: undefined`.
+ */
+async function* readRecords(path: string): AsyncIterable<LogRecord[]> {
+  let carry: Buffer = Buffer.alloc(0);
   let offset = 0;
   for await (const chunk of createReadStream(path)) {
-    let buf = Buffer.concat([carry, chunk as Buffer]);
-    let nl: number;
-    while ((nl = buf.indexOf(0x0a)) !== -1) {
-      const line = buf.subarray(0, nl).toString('utf8');
-      yield { event: decodeRecord(line), startOffset: offset, endOffset: offset + nl + 1 };
-      offset += nl + 1;
-      buf = buf.subarray(nl + 1);
+    const buf = carry.length === 0 ? (chunk as Buffer) : Buffer.concat([carry, chunk as Buffer]);
+    const records: LogRecord[] = [];
+    let start = 0;
+    for (let nl: number; (nl = buf.indexOf(0x0a, start)) !== -1; start = nl + 1) {
+      const record = decodeRecordBytes(buf.subarray(start, nl));
+      records.push({ event: record?.event, json: record?.json, startOffset: offset + start, endOffset: offset + nl + 1 });
     }
-    carry = buf;
+    offset += start;
+    carry = buf.subarray(start);
+    if (records.length > 0) yield records;
   }
-  if (carry.length > 0) yield { event: undefined, startOffset: offset, endOffset: offset + carry.length };
+  if (carry.length > 0) yield [{ event: undefined, json: undefined, startOffset: offset, endOffset: offset + carry.length }];
 }

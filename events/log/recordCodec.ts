@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { storedEventSchema, type StoredEvent } from '../../spec/events.ts';
 
 /**
@@ -12,10 +12,27 @@ export function encodeRecord(event: StoredEvent): string {
 
 /** Decodes one line (without its `\n`); `undefined` if the record is damaged. */
 export function decodeRecord(line: string): StoredEvent | undefined {
-  const space = line.indexOf(' ');
-  if (space !== 16) return undefined;
+  if (line.length < 17 || line.charCodeAt(16) !== 0x20) return undefined;
   const json = line.slice(17);
-  if (checksum(json) !== line.slice(0, 16)) return undefined;
+  return hash('sha256', json, 'hex').slice(0, 16) === line.slice(0, 16) ? parseEvent(json) : undefined;
+}
+
+/**
+ * Decodes one record from its bytes (without the `\n`); `undefined` if it is damaged. Also
+ * returns the event's JSON exactly as stored (a view of `bytes`), so a reader can pass it on
+ * without encoding it again.
+ * The checksum is computed over the bytes themselves: the same sha256 as over the decoded text,
+ * since a writer only ever stores valid UTF-8 (invalid bytes cannot match the checksum either way).
+ */
+export function decodeRecordBytes(bytes: Buffer): { event: StoredEvent; json: Buffer } | undefined {
+  if (bytes.length < 17 || bytes[16] !== 0x20) return undefined;
+  const body = bytes.subarray(17);
+  if (hash('sha256', body, 'hex').slice(0, 16) !== bytes.toString('latin1', 0, 16)) return undefined;
+  const event = parseEvent(body.toString('utf8'));
+  return event === undefined ? undefined : { event, json: body };
+}
+
+function parseEvent(json: string): StoredEvent | undefined {
   try {
     const value: unknown = JSON.parse(json);
     return storedEventSchema.check(value) ? (value as StoredEvent) : undefined;

@@ -54,15 +54,31 @@ export function pause(clock: Clock, ms: number, signal: AbortSignal, wake?: Wake
   });
 }
 
+const abortWakes = new WeakMap<AbortSignal, Wake>();
+
+/**
+ * A {@link Wake} that fires when `signal` aborts: one listener on the signal however many waits
+ * use it (adding and removing an `EventTarget` listener per publish cost more than the rest of
+ * the wait). Check `signal.aborted` before waiting on it: it fires once.
+ */
+export function abortWake(signal: AbortSignal): Wake {
+  let wake = abortWakes.get(signal);
+  if (wake === undefined) {
+    const created = new Wake();
+    signal.addEventListener('abort', () => created.fire(), { once: true });
+    abortWakes.set(signal, (wake = created));
+  }
+  return wake;
+}
+
 /** Settles like `promise`, or rejects with the signal's reason as soon as `signal` aborts. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const cancel = abortWake(signal).once(() => reject(signal.reason));
     promise.then(
-      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
-      (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
+      (v) => (cancel(), resolve(v)),
+      (e) => (cancel(), reject(e)),
     );
   });
 }

@@ -8,8 +8,11 @@ import { EVENTS_STREAM } from '../jetstream/subjects.ts';
 
 /** Where the outbox publisher writes: JetStream in production, an in-memory double in unit tests. */
 export interface EventSink {
-  /** Publishes with `Nats-Msg-Id` = `eventId` and the expected last subject sequence (0: empty subject). */
-  publish(subject: string, body: string, eventId: string, expectedLastSubjectSeq: number): Promise<{ seq: number; duplicate: boolean }>;
+  /**
+   * Publishes with `Nats-Msg-Id` = `eventId` and the expected last subject sequence (0: empty
+   * subject). `body`: the event's JSON, as text or as its UTF-8 bytes.
+   */
+  publish(subject: string, body: string | Uint8Array, eventId: string, expectedLastSubjectSeq: number): Promise<{ seq: number; duplicate: boolean }>;
   /** The newest event on `subject` (a wildcard: on any match). */
   head(subject: string): Promise<SubjectHead | undefined>;
   /** Creates the stream if it is missing (never changes an existing one); true when it created it. */

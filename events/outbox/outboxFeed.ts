@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../../spec/events.ts';
 import type { EventLog } from '../log/eventLog.ts';
-import { Wake, abortable } from './backoff.ts';
+import { Wake } from './backoff.ts';
 
 /** What the feed needs of the outbox (an `EmbeddedEventLog`). */
 export type OutboxSource = Pick<EventLog, 'read' | 'subscribe' | 'lastSeq'>;
@@ -39,7 +39,11 @@ export class OutboxFeed {
   async next(signal: AbortSignal): Promise<StoredEvent> {
     for (;;) {
       if (this.#reader !== undefined) {
-        const r = await abortable(this.#reader.next(), signal);
+        // A read of the log file always finishes soon: awaited as is (no abort race per event),
+        // with the signal checked before and after.
+        if (signal.aborted) throw signal.reason;
+        const r = await this.#reader.next();
+        if (signal.aborted) throw signal.reason;
         if (r.done) {
           this.#reader = undefined;
           continue;

@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EmbeddedEventLog, LOG_FILE } from '../log/embeddedEventLog.ts';
+import { ManualClock } from '../../devnet/testing/manualClock.ts';
+import { MemorySink } from '../../devnet/testkits/memorySink.ts';
 import type { DomainEvent } from '../../spec/events.ts';
 import { coinStream } from '../log/eventLog.ts';
 import { outboxFixture, streamShape } from '../../devnet/testkits/outboxFixture.ts';
@@ -151,4 +156,26 @@ test('stop() returns promptly while the connection never came up, and keeps the 
   assert.equal(publisher.lagEvents(), 0, 'the mark is ahead of this outbox (nothing to lag)');
   await publisher.stop();
   assert.equal(await readFile(join(dir, 'published.seq'), 'utf8'), '3\n');
+});
+
+test('an event read back from the outbox is sent as the log’s own JSON text; one written without this node’s id gets it', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'outbox-json-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const metadata = { eventId: 'e1', seq: 1, stream: 'coin.ETH', streamSeq: 1, sessionId: 's0', time: '2026-11-24T00:00:00.000Z' };
+  // Valid JSON that re-encoding would not reproduce (spaces), and an event of a log from before NATS (no nodeId).
+  const stored = `{"type": "CoinDisabled", "data": {"ticker": "ETH", "tokens": []}, "metadata": ${JSON.stringify({ ...metadata, nodeId: NODE })}}`;
+  const older = { type: 'CoinDisabled', data: { ticker: 'ETH', tokens: [] }, metadata: { ...metadata, eventId: 'e2', seq: 2, streamSeq: 2 } };
+  const record = (json: string) => `${createHash('sha256').update(json).digest('hex').slice(0, 16)} ${json}\n`;
+  await writeFile(join(dir, LOG_FILE), record(stored) + record(JSON.stringify(older)));
+  const outbox = await EmbeddedEventLog.open({ dir, sessionId: 's1', nodeId: NODE, fsync: false });
+  t.after(() => outbox.close());
+  const clock = new ManualClock();
+  const sink = new MemorySink(clock);
+  const bodies: (string | Uint8Array)[] = [];
+  const publish = sink.publish.bind(sink);
+  sink.publish = (subject, body, eventId, expected) => (bodies.push(body), publish(subject, body, eventId, expected));
+  const publisher = await startOutboxPublisherOn(sink, { outbox, nodeId: NODE, markFile: join(dir, 'published.seq'), clock });
+  await publisher.whenCaughtUp();
+  await publisher.stop();
+  assert.deepEqual(bodies.map((b) => (typeof b === 'string' ? b : Buffer.from(b).toString('utf8'))), [stored, JSON.stringify({ ...older, metadata: { ...older.metadata, nodeId: NODE } })]);
 });

@@ -36,6 +36,11 @@ export class HeadCache {
     return this.#heads.has(subject);
   }
 
+  /** The known head, without counting as a use. */
+  peek(subject: string): SubjectHead | undefined {
+    return this.#heads.get(subject);
+  }
+
   get(subject: string): SubjectHead | undefined {
     const head = this.#heads.get(subject);
     if (this.#heads.delete(subject)) this.#heads.set(subject, head);

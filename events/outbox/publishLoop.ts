@@ -1,8 +1,9 @@
 import type { StoredEvent } from '../../spec/events.ts';
 import type { Clock } from '../../kernel/clock.ts';
-import { backoffDelay, pause, type BackoffPolicy, type Wake } from './backoff.ts';
+import { abortWake, backoffDelay, pause, type BackoffPolicy, type Wake } from './backoff.ts';
 import { ConnectionClosedError, type EventSink } from './eventSink.ts';
 import { EventMessageError, encodeEventBody } from '../jetstream/eventMessage.ts';
+import { storedJsonOf } from '../log/embeddedEventLog.ts';
 import { HeadCache, decidePublish } from './publishDecision.ts';
 import { InterleavedWriteError, isNoResponders, isWrongLastSequence, nodeEventsFilter } from '../jetstream/streamOps.ts';
 import { eventSubject } from '../jetstream/subjects.ts';
@@ -103,10 +104,9 @@ export const NO_LEADER_RETRY_MS = 200;
 function settleUnlessInterrupted<T>(attempt: Promise<T>, reconnected: Wake, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => (cancel(), reject(signal.reason));
-    const cancel = reconnected.once(() => (signal.removeEventListener('abort', onAbort), reject(RECONNECTED)));
-    signal.addEventListener('abort', onAbort, { once: true });
-    const done = () => (cancel(), signal.removeEventListener('abort', onAbort));
+    const cancelAbort = abortWake(signal).once(() => (cancelReconnect(), reject(signal.reason)));
+    const cancelReconnect = reconnected.once(() => (cancelAbort(), reject(RECONNECTED)));
+    const done = () => (cancelReconnect(), cancelAbort());
     attempt.then(
       (v) => (done(), resolve(v)),
       (e: unknown) => (done(), reject(e)),
@@ -128,13 +128,13 @@ export function checkStreamHistory(ctx: PublishContext): Promise<void> {
  * the start, and not even then for an aggregate's first event: that one is sent expecting an
  * empty subject, and only a refusal makes it look. A wrong-last-sequence answer makes it look
  * the subject up again and decide afresh at once (three times at most, then it is a conflict).
+ * `subject`: the event's subject, if the caller has it already.
  */
-export function publishOutboxEvent(ctx: PublishContext, event: StoredEvent): Promise<void> {
-  const { eventId, streamSeq, stream } = event.metadata;
-  const subject = eventSubject(ctx.nodeId, stream);
-  const body = encodeEventBody(event.metadata.nodeId === ctx.nodeId ? event : { ...event, metadata: { ...event.metadata, nodeId: ctx.nodeId } });
+export function publishOutboxEvent(ctx: PublishContext, event: StoredEvent, subject = eventSubject(ctx.nodeId, event.metadata.stream)): Promise<void> {
+  const { eventId, streamSeq } = event.metadata;
+  const body = messageBody(event, ctx.nodeId);
   const published = (ack: { seq: number }) => {
-    const known = ctx.heads.get(subject); // an abandoned attempt must not move the head back
+    const known = ctx.heads.peek(subject); // an abandoned attempt must not move the head back
     if (known === undefined || known.streamSeq < streamSeq) ctx.heads.set(subject, { seq: ack.seq, streamSeq, eventId });
   };
   let guess = streamSeq === 1;
@@ -149,7 +149,8 @@ export function publishOutboxEvent(ctx: PublishContext, event: StoredEvent): Pro
     }
     for (let refusals = 0; ; ) {
       if (!ctx.heads.has(subject)) ctx.heads.set(subject, await ctx.sink.head(subject));
-      const decision = decidePublish({ eventId, streamSeq }, ctx.heads.get(subject));
+      // peek: a publish renews the subject's place in the cache anyway (`published` sets it)
+      const decision = decidePublish({ eventId, streamSeq }, ctx.heads.peek(subject));
       if (decision.kind === 'skip') return;
       if (decision.kind === 'conflict') throw new OutboxConflictError(subject, decision.reason);
       if (decision.gap) ctx.log.warn('publishing after a gap in an aggregate (earlier events missing)', { subject, streamSeq });
@@ -164,4 +165,14 @@ export function publishOutboxEvent(ctx: PublishContext, event: StoredEvent): Pro
       }
     }
   });
+}
+
+/**
+ * The message body of an outbox event: its JSON with `metadata.nodeId` set to the publishing
+ * node. An event read back from the log under that node id is sent as the log's own JSON bytes
+ * (byte for byte what encoding it again would give), without a stringify and UTF-8 encoding.
+ */
+function messageBody(event: StoredEvent, nodeId: string): string | Uint8Array {
+  if (event.metadata.nodeId !== nodeId) return encodeEventBody({ ...event, metadata: { ...event.metadata, nodeId } });
+  return storedJsonOf(event) ?? encodeEventBody(event);
 }

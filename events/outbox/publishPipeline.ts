@@ -12,6 +12,9 @@ import { eventSubject } from '../jetstream/subjects.ts';
  */
 export const DEFAULT_MAX_IN_FLIGHT = 256;
 
+/** Aggregates whose subject is kept built (beyond it the cache starts afresh). */
+const SUBJECTS_KEPT = 10_000;
+
 /**
  * Events that must not overtake, or be overtaken by, any other event: the node's own events (a
  * session start resets every coin key of the node, so its place among the coins' events matters).
@@ -66,23 +69,36 @@ export async function runPublishPipeline(
         resolve();
       }),
     ));
+  const subjects = new Map<string, string>(); // aggregate stream → subject, built once per aggregate
+  const subjectOf = (stream: string): string => {
+    let subject = subjects.get(stream);
+    if (subject === undefined) {
+      if (subjects.size >= SUBJECTS_KEPT) subjects.clear(); // bounded: task streams keep coming
+      subjects.set(stream, (subject = eventSubject(ctx.nodeId, stream)));
+    }
+    return subject;
+  };
   const start = (event: StoredEvent): Promise<void> => {
-    const subject = eventSubject(ctx.nodeId, event.metadata.stream);
-    const publish = (tails.get(subject) ?? nextTurn()).then(() => publishOutboxEvent(pctx, event));
-    const task = publish.then(
-      () => advance(event.metadata.seq),
+    const subject = subjectOf(event.metadata.stream);
+    const publish = (tails.get(subject) ?? nextTurn()).then(() => publishOutboxEvent(pctx, event, subject));
+    const finish = () => {
+      running.delete(task);
+      if (tails.get(subject) === publish) tails.delete(subject);
+      settled.fire();
+    };
+    const task: Promise<void> = publish.then(
+      () => {
+        advance(event.metadata.seq);
+        finish();
+      },
       (error: unknown) => {
         failure ??= { error };
         failed.abort(error);
+        finish();
       },
     );
     tails.set(subject, publish);
     running.add(task);
-    void task.then(() => {
-      running.delete(task);
-      if (tails.get(subject) === publish) tails.delete(subject);
-      settled.fire();
-    });
     return task;
   };
   const untilSettled = () => abortable(new Promise<void>((resolve) => settled.once(resolve)), signal);

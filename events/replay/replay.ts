@@ -72,7 +72,11 @@ export async function replay(source: ReplaySource, options: ReplayOptions = {}):
   };
 }
 
-/** The source's events, only `node`'s if given. */
-export async function* selected(source: ReplaySource, node: string | undefined): AsyncIterable<ReplayItem> {
-  for await (const item of source.events()) if (node === undefined || item.nodeId === node) yield item;
+/** The source's events, only `node`'s if given (all of them as they come: no generator in between). */
+export function selected(source: ReplaySource, node: string | undefined): AsyncIterable<ReplayItem> {
+  return node === undefined ? source.events() : only(source, node);
+}
+
+async function* only(source: ReplaySource, node: string): AsyncIterable<ReplayItem> {
+  for await (const item of source.events()) if (item.nodeId === node) yield item;
 }
