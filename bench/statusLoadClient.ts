@@ -1,6 +1,7 @@
 /** Runs statusLoad.ts in a child process (its own event loop and core) and hands it runs. */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { nextMessage } from './childMessage.ts';
 import type { LoadResult, LoadRun } from './statusLoad.ts';
 
 type Reply = { type: 'ready' } | { type: 'result'; result: LoadResult } | { type: 'failed'; error: string };
@@ -15,15 +16,7 @@ export async function startLoadGenerator(): Promise<LoadGenerator> {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const next = () =>
-    new Promise<Reply>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`load generator exited (${code})`));
-      child.once('exit', onExit);
-      child.once('message', (m) => {
-        child.off('exit', onExit);
-        resolve(m as Reply);
-      });
-    });
+  const next = () => nextMessage<Reply>(child, 'load generator');
   const ready = await next();
   if (ready.type !== 'ready') throw new Error(`load generator did not start: ${JSON.stringify(ready)}`);
   return {

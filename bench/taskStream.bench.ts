@@ -25,6 +25,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
 import { integerFrom } from './benchConfig.ts';
+import { nextMessage } from './childMessage.ts';
 import { environment, saveResults } from './results.ts';
 import { percentile } from './stats.ts';
 import { renderTable } from './table.ts';
@@ -52,15 +53,7 @@ const child = fork(fileURLToPath(new URL('./streamServer.ts', import.meta.url)),
   env: { ...env, BENCH_STREAM_TASKS: String(config.tasks), BENCH_STREAM_CLIENTS: String(config.clients) },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
-const reply = () =>
-  new Promise<ServerReply>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`bench server exited (${code})`));
-    child.once('exit', onExit);
-    child.once('message', (m) => {
-      child.off('exit', onExit);
-      resolve(m as ServerReply);
-    });
-  });
+const reply = () => nextMessage<ServerReply>(child, 'bench server');
 
 interface WindowReport {
   readonly mode: 'changes only' | 'stream' | 'poll';
