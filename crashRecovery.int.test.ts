@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { EmbeddedEventLog } from './events/log/embeddedEventLog.ts';
 import { startSilentNode } from './devnet/index.ts';
 import { SWAP_CONTRACT, TEST_PASSPHRASE, TEST_PASSWORD } from './devnet/testing/stack.ts';
-import { freePort } from './devnet/testing/ports.ts';
+import { reservePort } from './devnet/testing/ports.ts';
 import type { StoredEvent } from './spec/events.ts';
 
 /** kill -9 of the real service mid-burst (issue 4): the log stays intact, unfinished work ends explicitly. */
@@ -38,7 +38,7 @@ async function readAll(dbdir: string): Promise<StoredEvent[]> {
 test('kill -9 mid-burst: the log reopens intact and every unfinished activation and task ends with an event', async () => {
   const silent = await startSilentNode();
   const dir = await mkdtemp(join(tmpdir(), 'crash-'));
-  const port = await freePort();
+  const port = await reservePort();
   const tickers = Array.from({ length: 15 }, (_, i) => `EVM${String(i).padStart(3, '0')}`);
   const coins = tickers.map((coin) => ({ coin, decimals: 18, protocol: { type: 'ETH', protocol_data: { chain_id: 1337 } } }));
   const conf = join(dir, 'MM2.json');

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { devnetCoins, startTestDevnet, SWAP_CONTRACT, TEST_PASSPHRASE, TEST_PASSWORD } from './devnet/testing/stack.ts';
-import { freePort } from './devnet/testing/ports.ts';
+import { reservePort } from './devnet/testing/ports.ts';
 import { startTronNode, type EvmDevnet, type TronNode } from './devnet/index.ts';
 
 const root = import.meta.dirname;
@@ -94,7 +94,7 @@ describe('a production install (npm ci --omit=dev)', () => {
   });
 
   test('npm start with an MM2.json serves EVM and TRON activations, balances, the enabled list and disable_coin', async () => {
-    const port = await freePort();
+    const port = await reservePort();
     const conf = join(dir, 'MM2.json');
     await writeFile(join(dir, 'coins'), JSON.stringify(devnetCoins(devnet)));
     await writeFile(conf, JSON.stringify({ rpc_password: TEST_PASSWORD, passphrase: TEST_PASSPHRASE, rpcport: port, dbdir: join(dir, 'db') }));

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { refusedUrl } from '../proxies/faultyNodes.ts';
+import { reservePort } from '../testing/ports.ts';
 import { httpUrl, LOOPBACK_HOST } from '../listening.ts';
 import { formatCoinAmount } from '../../infra/utxo/daemonAmounts.ts';
 import { spawnDaemon, type DaemonProcess } from './daemonProcess.ts';
@@ -64,8 +64,8 @@ export async function startLitecoind(options: LitecoindOptions = {}): Promise<Li
   const ownDatadir = options.datadir === undefined;
   const datadir = options.datadir ?? (await mkdtemp(join(tmpdir(), 'litecoind-')));
   await mkdir(datadir, { recursive: true });
-  const rpcPort = options.rpcPort || (await freePort());
-  const p2pPort = options.p2pPort === undefined ? undefined : options.p2pPort || (await freePort());
+  const rpcPort = options.rpcPort || (await reservePort());
+  const p2pPort = options.p2pPort === undefined ? undefined : options.p2pPort || (await reservePort());
   const rpcPassword = randomBytes(18).toString('base64url');
   const confPath = join(datadir, 'litecoin.conf');
   await writeFile(confPath, `regtest=1\nrpcuser=${RPC_USER}\nrpcpassword=${rpcPassword}\n\n[regtest]\nrpcport=${rpcPort}\n`, { mode: 0o600 });
@@ -142,7 +142,7 @@ function daemonArgs(datadir: string, confPath: string): string[] {
  */
 async function p2pArgs(p2pPort: number | undefined): Promise<string[]> {
   if (p2pPort === undefined) return ['-listen=0'];
-  return ['-listen=1', `-port=${p2pPort}`, `-bind=${LOOPBACK_HOST}:${p2pPort}`, `-bind=${LOOPBACK_HOST}:${await freePort()}=onion`];
+  return ['-listen=1', `-port=${p2pPort}`, `-bind=${LOOPBACK_HOST}:${p2pPort}`, `-bind=${LOOPBACK_HOST}:${await reservePort()}=onion`];
 }
 
 /** Loads the devnet wallet, creating it as a legacy (non-descriptor) wallet so `importaddress` works. */
@@ -157,7 +157,3 @@ async function openWallet(rpc: RpcCall): Promise<void> {
   }
 }
 
-/** A port nothing listens on right now (bound, then released: see refusedUrl). */
-async function freePort(): Promise<number> {
-  return Number(new URL(await refusedUrl()).port);
-}

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../testing/ports.ts';
+import { reservePort } from '../testing/ports.ts';
 import { natsServerBinary, untilListening } from './natsServer.ts';
 
 /** One server of a {@link NatsCluster}. */
@@ -37,7 +37,7 @@ export interface NatsCluster {
  */
 export async function startNatsCluster(size = 3): Promise<NatsCluster> {
   const dir = await mkdtemp(join(tmpdir(), 'nats-cluster-'));
-  const ports = await Promise.all(Array.from({ length: size }, async () => ({ client: await freePort(), route: await freePort() })));
+  const ports = await Promise.all(Array.from({ length: size }, async () => ({ client: await reservePort(), route: await reservePort() })));
   const routes = ports.map((p) => `nats-route://127.0.0.1:${p.route}`);
   const servers = await Promise.all(
     ports.map(async (p, i) => {
@@ -53,7 +53,15 @@ export async function startNatsCluster(size = 3): Promise<NatsCluster> {
     for (const s of servers) s.killNow();
   };
   process.once('exit', cleanup);
-  await Promise.all(servers.map((s) => s.restart()));
+  const started = await Promise.allSettled(servers.map((s) => s.restart()));
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed !== undefined) {
+    // the servers that did start would keep the test process alive: a failed start leaves nothing
+    process.removeListener('exit', cleanup);
+    await Promise.all(servers.map((s) => s.kill()));
+    await rm(dir, { recursive: true, force: true });
+    throw failed.reason;
+  }
   return {
     servers,
     urls: servers.map((s) => s.url),

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { freePort } from '../testing/ports.ts';
+import { reservePort } from '../testing/ports.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -47,7 +47,7 @@ export async function untilListening(port: number, child: ChildProcess, log: () 
 /** Starts `nats-server -js` on a random loopback port with a temporary JetStream store. */
 export async function startNatsServer(): Promise<NatsServer> {
   const storeDir = await mkdtemp(join(tmpdir(), 'nats-js-'));
-  const port = await freePort();
+  const port = await reservePort();
   let child: ChildProcess | undefined;
   let output = '';
   const launch = async () => {
@@ -67,7 +67,13 @@ export async function startNatsServer(): Promise<NatsServer> {
       c.kill('SIGKILL');
     });
   };
-  await launch();
+  try {
+    await launch();
+  } catch (error) {
+    await kill(); // one that never listened within the deadline must not outlive the test
+    await rm(storeDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url: `nats://127.0.0.1:${port}`,
     port,

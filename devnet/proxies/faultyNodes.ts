@@ -6,16 +6,15 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { closeServer, httpUrl, listen, LOOPBACK_HOST } from '../listening.ts';
+import { reservePort } from '../testing/ports.ts';
 
 /**
- * An `http://127.0.0.1:<port>` URL where nothing listens: binds a free port, then closes it.
- * Connecting fails fast with ECONNREFUSED (unless another process grabs the port meanwhile).
+ * An `http://127.0.0.1:<port>` URL where nothing listens: a port reserved for this process and
+ * never bound (see reservePort), so connecting fails fast with ECONNREFUSED for as long as the
+ * process runs; no other test process, and no outgoing connection, can take it meanwhile.
  */
 export async function refusedUrl(host: string = LOOPBACK_HOST): Promise<string> {
-  const server = createServer();
-  const port = await listen(server, host, 0);
-  await closeServer(server, () => {});
-  return httpUrl(host, port);
+  return httpUrl(host, await reservePort(host));
 }
 
 export interface SilentNode {
