@@ -9,6 +9,7 @@ export const EVENTS_SUBJECT_ROOT = 'activation.events';
 
 /** Kept as they are; anything else is escaped (valid in subjects and in KV keys alike). */
 const PLAIN = /^[A-Za-z0-9_-]$/u;
+const ALL_PLAIN = /^[A-Za-z0-9_-]+$/;
 
 /**
  * Encodes `text` as one token valid both in a subject (no `.`, `*`, `>`, whitespace) and in a KV
@@ -17,6 +18,7 @@ const PLAIN = /^[A-Za-z0-9_-]$/u;
  */
 export function encodeToken(text: string): string {
   if (text === '') return '=';
+  if (ALL_PLAIN.test(text)) return text; // every ticker and task id of a replay: no per-character work
   let out = '';
   for (const ch of text) {
     out += PLAIN.test(ch) ? ch : [...Buffer.from(ch, 'utf8')].map((b) => `=${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');

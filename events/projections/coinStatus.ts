@@ -67,34 +67,38 @@ export function nextCoinStatus(
   event: StoredEvent,
   key: { readonly nodeId: string; readonly ticker: string },
 ): CoinStatus | undefined {
-  const base = { nodeId: key.nodeId, ticker: key.ticker, sessionId: event.metadata.sessionId, lastSeq: event.metadata.seq, updatedAt: event.metadata.time };
-  const enabled = prev === undefined ? undefined : enabledPart(prev);
-  const error = prev?.error === undefined ? {} : { error: prev.error };
+  const held = prev?.address === undefined ? undefined : prev;
   switch (event.type) {
     case 'SessionStarted':
-      return { ...base, state: 'inactive' };
+      return statusOf(key, event, 'inactive');
     case 'ActivationRequested':
-      return { ...base, state: 'activating', ...enabled };
+      return statusOf(key, event, 'activating', held);
     case 'CoinActivated':
-      return { ...base, state: 'active', ...activated(enabled, event.data, event.metadata.time) };
+      return statusOf(key, event, 'active', activated(held, event.data, event.metadata.time));
     case 'ActivationFailed':
-      return enabled ? { ...base, state: 'passive', ...enabled, error: event.data.error } : { ...base, state: 'inactive', error: event.data.error };
+      return statusOf(key, event, held ? 'passive' : 'inactive', held, event.data.error);
     case 'ActivationCancelled':
-      return enabled ? { ...base, state: 'passive', ...enabled, ...error } : { ...base, state: 'inactive', ...error };
+      return statusOf(key, event, held ? 'passive' : 'inactive', held, prev?.error);
     case 'ActivationInterrupted': {
       const message = activationInterruptedMessage(event.data.sessionId);
-      return { ...base, state: 'inactive', error: { errorType: 'InternalError', message, data: message } };
+      return statusOf(key, event, 'inactive', undefined, { errorType: 'InternalError', message, data: message });
     }
+    case 'CoinPassivated':
+      return statusOf(key, event, 'passive', held, prev?.error);
+    case 'CoinDisabled':
+      return statusOf(key, event, 'inactive', undefined, prev?.error);
+  }
+  const base = { nodeId: key.nodeId, ticker: key.ticker, sessionId: event.metadata.sessionId, lastSeq: event.metadata.seq, updatedAt: event.metadata.time };
+  const enabled = held === undefined ? undefined : enabledPart(held);
+  switch (event.type) {
     case 'RequiredConfirmationsSet':
       return withSetting(prev, base, enabled, event.data.ticker, { requiredConfirmations: event.data.confirmations });
     case 'RequiresNotarizationSet':
       return withSetting(prev, base, enabled, event.data.ticker, { requiresNotarization: event.data.requiresNotarization });
-    case 'CoinPassivated':
-      return { ...base, state: 'passive', ...enabled, ...error };
-    case 'CoinDisabled':
-      return { ...base, state: 'inactive', ...error };
-    case 'TokenDisabled':
+    case 'TokenDisabled': {
+      const error = prev?.error === undefined ? {} : { error: prev.error };
       return { ...base, state: prev?.state ?? 'inactive', ...withoutToken(enabled, event.data.ticker), ...gasPriceOf(prev, event), ...error };
+    }
     case 'GasPriceUpdated':
     case 'GasPriceStale': {
       // Always a new value, even when the price part stays the same: whether an event changes a
@@ -105,6 +109,34 @@ export function nextCoinStatus(
     default:
       return undefined;
   }
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A status after `event`: its header, then the enabled-coin fields of `enabled` that are set, then
+ * `error`. Built field by field because it runs for most events of a replay, where object spreads
+ * of the optional parts cost more than the rest of the reducing together.
+ */
+function statusOf(
+  key: { readonly nodeId: string; readonly ticker: string },
+  event: StoredEvent,
+  state: CoinState,
+  enabled?: Enabled,
+  error?: ErrorInfo,
+): CoinStatus {
+  const s: Writable<CoinStatus> = { nodeId: key.nodeId, ticker: key.ticker, sessionId: event.metadata.sessionId, lastSeq: event.metadata.seq, updatedAt: event.metadata.time, state };
+  if (enabled !== undefined) {
+    s.address = enabled.address;
+    if (enabled.currentBlock !== undefined) s.currentBlock = enabled.currentBlock;
+    if (enabled.derivationMethod !== undefined) s.derivationMethod = enabled.derivationMethod;
+    if (enabled.activatedAt !== undefined) s.activatedAt = enabled.activatedAt;
+    if (enabled.settings !== undefined) s.settings = enabled.settings;
+    s.tokens = enabled.tokens ?? [];
+    if (enabled.balances !== undefined) s.balances = enabled.balances;
+  }
+  if (error !== undefined) s.error = error;
+  return s;
 }
 
 /** The `gasPrice` field after `event` (absent when the coin has no price): the rule of `gasPrices.ts`. */
@@ -129,8 +161,7 @@ function enabledPart(s: CoinStatus): Enabled | undefined {
 
 /** Fresh tokens first, then those kept through a passive period (as the machine orders them), each with its settings. */
 function activated(kept: Enabled | undefined, data: Extract<StoredEvent, { type: 'CoinActivated' }>['data'], time: string): Enabled {
-  const fresh = new Set(data.tokens.map((t) => t.ticker));
-  const keptTokens = (kept?.tokens ?? []).filter((t) => !fresh.has(t.ticker));
+  const keptTokens = kept?.tokens === undefined || kept.tokens.length === 0 ? [] : notIn(kept.tokens, data.tokens);
   const tokens = [...data.tokens.map(({ ticker, contractAddress, decimals }) => ({ ticker, contractAddress, decimals, activatedAt: time })), ...keptTokens];
   const settings: Record<string, CoinSettings> = {};
   if (data.settings !== undefined) settings[data.ticker] = data.settings;
@@ -155,6 +186,12 @@ function activated(kept: Enabled | undefined, data: Extract<StoredEvent, { type:
     tokens,
     ...(Object.keys(balances).length > 0 ? { balances } : {}),
   };
+}
+
+/** `tokens` whose ticker none of `fresh` has. */
+function notIn(tokens: readonly CoinToken[], fresh: readonly { readonly ticker: string }[]): CoinToken[] {
+  const freshTickers = new Set(fresh.map((t) => t.ticker));
+  return tokens.filter((t) => !freshTickers.has(t.ticker));
 }
 
 /**

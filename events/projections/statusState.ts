@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../../spec/events.ts';
-import { canonicalDigest } from './canonicalJson.ts';
+import { canonicalDigestOfSortedEntries } from './canonicalJson.ts';
 import { coinTargetOf, nextStatusValue, statusTarget, type KeyTarget, type StatusValue } from './statusRouting.ts';
 import { nextTaskRecord, type TaskRecord } from './taskReducer.ts';
 import { taskStatusValueOf, type TaskStatusValue } from './taskStatusValue.ts';
@@ -105,6 +105,7 @@ export class StatusState {
 
 /** `sha256:<hex>` of the sorted-key JSON of `{key: value}` over all entries. */
 export function statusDigest(entries: Iterable<readonly [string, unknown]>): string {
-  const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return canonicalDigest(Object.fromEntries(sorted));
+  const byKey = new Map(entries); // a repeated key counts once, its last value (as in an object)
+  const sorted = [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return canonicalDigestOfSortedEntries(sorted);
 }

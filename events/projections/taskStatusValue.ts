@@ -45,6 +45,16 @@ export function nextTaskStatus(prev: TaskStatusValue | undefined, event: StoredE
 
 /** The KV value of `task` of node `nodeId` whose last event is `last`. */
 export function taskStatusValueOf(task: TaskRecord, nodeId: string, last: { readonly seq: number; readonly time: string }): TaskStatusValue {
-  const { taskId, ticker, getBalances, sessionId } = task;
-  return { ...taskWireStatus(task), nodeId, taskId, ticker, getBalances, sessionId, lastSeq: last.seq, updatedAt: last.time };
+  const wire = taskWireStatus(task);
+  // field by field, not a spread of `wire`: a replay's digest renders every task key this way
+  const value = { status: wire.status } as { -readonly [K in keyof TaskStatusValue]: TaskStatusValue[K] };
+  if ('details' in wire) value.details = wire.details;
+  value.nodeId = nodeId;
+  value.taskId = task.taskId;
+  value.ticker = task.ticker;
+  value.getBalances = task.getBalances;
+  value.sessionId = task.sessionId;
+  value.lastSeq = last.seq;
+  value.updatedAt = last.time;
+  return value;
 }
