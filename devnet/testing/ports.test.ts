@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import { reservableRange, reservePort } from './ports.ts';
 
-const lockFile = (port: number) => join(tmpdir(), 'coin-activation-test-ports', String(port));
+const lockFile = (port: number) => join(tmpdir(), `coin-activation-test-ports-${process.getuid?.() ?? 0}`, String(port));
 
 describe('reservePort: loopback ports for child peers, safe against the other test processes', () => {
   it('gives ports below the kernel ephemeral range, each reserved by a lock file naming this process', async () => {

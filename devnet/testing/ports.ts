@@ -15,7 +15,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const LOCK_DIR = join(tmpdir(), 'coin-activation-test-ports');
+/** One folder per user: another user's folder would not be writable. */
+const LOCK_DIR = join(tmpdir(), `coin-activation-test-ports-${process.getuid?.() ?? 0}`);
 /** Lowest port handed out: above the registered services most machines run. @default 20000 */
 const LOWEST = 20_000;
 const held = new Set<number>();
