@@ -98,20 +98,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const cors = options.corsOrigin ?? 'http://localhost:3000';
   const graceMs = options.closeGraceMs ?? 5_000;
   const dashboard = await loadDashboard();
-  const tooLarge = bodyTooLarge(maxBodyBytes);
   let closing = false;
 
   const unserialisable = (e: unknown): void =>
     log.error('rpc response is not serialisable', { error: e instanceof Error ? e.message : String(e) });
-  // Every request goes through here: no closure, no spread, no default object per call.
-  const write = (res: http.ServerResponse, out: { status: number; text: string }, extra?: Record<string, string>): void => {
+  const write = (res: http.ServerResponse, out: { status: number; text: string }, extra: Record<string, string> = {}): void => {
     const text = out.text;
     const headers: Record<string, string | number> = {
       'Content-Type': 'application/json',
       'Content-Length': Buffer.byteLength(text),
       'Access-Control-Allow-Origin': cors,
+      ...extra,
     };
-    if (extra !== undefined) Object.assign(headers, extra);
     if (closing) headers.Connection = 'close';
     res.writeHead(out.status, headers).end(text);
   };
@@ -164,6 +162,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (req.method !== 'POST') {
       return send(res, 405, { error: 'Only POST requests are supported!' }, { Allow: 'POST, OPTIONS' });
     }
+    const tooLarge = bodyTooLarge(maxBodyBytes);
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > maxBodyBytes) return send(res, 413, tooLarge, { Connection: 'close' });
     const caller = { clientId: clientIdOf(req.socket.remoteAddress) };
