@@ -57,54 +57,19 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
 
 /**
  * Whether `value` nests objects and arrays more than `maxDepth` levels deep (an object or array is
- * level 1, its object and array members level 2, …). It never overflows the stack: a recursive walk
- * (no allocation: this runs for every request) answers for bodies up to {@link SHALLOW_LEVELS}
- * levels, and deeper ones are walked again iteratively. Both stop at the first member beyond the limit.
+ * level 1, its object and array members level 2, …). Iterative, so it never overflows the stack
+ * itself, and it stops at the first member beyond the limit.
  */
 export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (maxDepth < 1) return true;
-  const shallow = shallowWalk(value, 1, maxDepth);
-  return shallow === Shallow.Undecided ? walkIteratively(value, maxDepth) : shallow === Shallow.Deeper;
-}
-
-/** Levels the recursive walk goes down itself (a few hundred bytes of stack per level). */
-const SHALLOW_LEVELS = 32;
-
-const Shallow = { Within: 0, Deeper: 1, Undecided: 2 } as const;
-type Shallow = (typeof Shallow)[keyof typeof Shallow];
-
-/** `node` sits at level `depth`: is anything under it deeper than `maxDepth`, or deeper than the walk goes? */
-function shallowWalk(node: object, depth: number, maxDepth: number): Shallow {
-  if (depth > maxDepth) return Shallow.Deeper;
-  if (depth > SHALLOW_LEVELS) return Shallow.Undecided;
-  if (Array.isArray(node)) {
-    for (let i = 0; i < node.length; i++) {
-      const member: unknown = node[i];
-      if (typeof member !== 'object' || member === null) continue;
-      const verdict = shallowWalk(member, depth + 1, maxDepth);
-      if (verdict !== Shallow.Within) return verdict;
-    }
-    return Shallow.Within;
-  }
-  // Parsed JSON: plain objects whose keys are all own and enumerable (a `__proto__` key included).
-  for (const key in node) {
-    const member: unknown = (node as Record<string, unknown>)[key];
-    if (typeof member !== 'object' || member === null) continue;
-    const verdict = shallowWalk(member, depth + 1, maxDepth);
-    if (verdict !== Shallow.Within) return verdict;
-  }
-  return Shallow.Within;
-}
-
-/** The same question for any depth, with explicit stacks instead of recursion. */
-function walkIteratively(value: object, maxDepth: number): boolean {
   const pending: object[] = [value];
   const depths: number[] = [1];
   while (pending.length > 0) {
     const node = pending.pop()!;
     const childDepth = depths.pop()! + 1;
-    // Parsed JSON: arrays, and plain objects whose keys are all own and enumerable.
+    // Parsed JSON: arrays, and plain objects whose keys are all own and enumerable. No closure
+    // here: this runs for every request, and a named closure costs an allocation each time.
     const members = Array.isArray(node) ? node : Object.values(node);
     for (const member of members) {
       if (typeof member !== 'object' || member === null) continue;
