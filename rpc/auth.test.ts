@@ -128,6 +128,19 @@ describe('AuthGuard', () => {
     }
   });
 
+  it('hashes the guess as UTF-8: a non-ASCII password is accepted, its near misses refused, in any order', () => {
+    const password = 'pässwörd-✓-😀';
+    const clock = new ManualClock();
+    const g = new AuthGuard({ rpcPassword: password, clock, maxAttempts: 100 });
+    // Near misses: the same characters as Latin-1 bytes, one code unit off, a lone surrogate, a prefix.
+    const misses = [Buffer.from(password, 'utf8').toString('latin1'), 'pässwörd-✓-😁', 'pässwörd-✓-\ud83d', password.slice(0, -2), `${password}\0`];
+    for (const miss of misses) {
+      assert.equal(g.check(password, A).ok, true);
+      assert.equal(errorOf(g.check(miss, A)).errorType, 'UserpassIsInvalid', JSON.stringify(miss));
+    }
+    assert.equal(g.check(password, B).ok, true);
+  });
+
   it('never puts the password or the guess into an error', () => {
     const { g } = guard({ maxAttempts: 2 });
     const texts: string[] = [];

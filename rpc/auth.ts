@@ -55,9 +55,21 @@ function digest(s: string): Buffer {
   return crypto.hash('sha256', s, 'buffer');
 }
 
+/**
+ * The candidate's SHA-256 written into `into` (32 bytes). The digest comes back as a one-byte
+ * string (`binary`, i.e. latin1: one char per byte) and is copied into a buffer reused for every
+ * check: asking for a Buffer instead costs twice the hash itself (a new backing store per request).
+ */
+function digestInto(s: string, into: Buffer): Buffer {
+  into.write(crypto.hash('sha256', s, 'binary'), 0, 'binary');
+  return into;
+}
+
 /** Checks `userpass` for a caller and keeps the per-caller failure and lockout state. */
 export class AuthGuard {
   readonly #digest: Buffer;
+  /** Where each candidate's digest is written (checks are synchronous, so one buffer serves all). */
+  readonly #candidate = Buffer.alloc(32);
   readonly #password: string;
   readonly #clock: Clock;
   readonly #maxAttempts: number;
@@ -89,20 +101,23 @@ export class AuthGuard {
    * last allowed failure answers 0 and starts the lockout); right → ok and the failure count resets.
    */
   check(userpass: unknown, caller: RpcCaller): AuthResult {
-    const now = this.#clock.now();
     const id = caller.clientId;
-    const record = this.#current(id, now);
+    // The clock is read only when it matters: a caller with a record, or a failure. A caller that
+    // never failed (every poll of a well-configured client) has no record.
+    const tracked = this.#records.get(id);
+    const now = tracked === undefined ? 0 : this.#clock.now();
+    const record = tracked === undefined ? undefined : this.#current(id, tracked, now);
     if (record !== undefined && record.lockedUntil > now) {
       return { ok: false, error: bannedError(record.lockedUntil - now) };
     }
     if (typeof userpass !== 'string') {
       return { ok: false, error: new ActivationError(ErrorType.UserpassIsNotSet, 'Userpass is not set!') };
     }
-    if (crypto.timingSafeEqual(digest(userpass), this.#digest)) {
+    if (crypto.timingSafeEqual(digestInto(userpass, this.#candidate), this.#digest)) {
       if (record !== undefined) this.#onSuccess(id, record);
       return OK;
     }
-    return { ok: false, error: this.#onFailure(id, record, now) };
+    return { ok: false, error: this.#onFailure(id, record, tracked === undefined ? this.#clock.now() : now) };
   }
 
   /** Replaces every occurrence of the configured password (and of `extra` secrets) in `text`. */
@@ -117,10 +132,8 @@ export class AuthGuard {
     return this.#records.size;
   }
 
-  /** The caller's record, dropped first if it has gone quiet for `forgetAfterMs`. */
-  #current(id: string, now: number): CallerRecord | undefined {
-    const record = this.#records.get(id);
-    if (record === undefined) return undefined;
+  /** The caller's `record`, dropped first if it has gone quiet for `forgetAfterMs`. */
+  #current(id: string, record: CallerRecord, now: number): CallerRecord | undefined {
     const quietSince = Math.max(record.lastFailureAt, record.lockedUntil);
     if (record.lockedUntil <= now && now - quietSince >= this.#forgetAfterMs) {
       this.#records.delete(id);

@@ -8,6 +8,7 @@ import { AuthGuard } from './auth.ts';
 import { createDispatcher, type DispatchResult, type Dispatcher } from './dispatcher.ts';
 import type { LogFields, Log } from '../kernel/log.ts';
 import { defineMethod, RpcVersion, type MethodTable } from './methods.ts';
+import { RenderedJson } from './json.ts';
 
 const PASSWORD = 'Kx7$orbit-Maple';
 const PASSPHRASE = 'very secret seed words';
@@ -24,6 +25,9 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   const promise = new Promise<void>((r) => (resolve = r));
   return { promise, resolve };
 }
+
+/** A result answered with its JSON text rendered once (as task statuses are). */
+const RENDERED = new RenderedJson({ status: 'InProgress', details: 'Waiting "quoted" \u2028', n: [1, 2.5, null] });
 
 function fakeMethods(received: unknown[]) {
   let gate = deferred();
@@ -135,6 +139,16 @@ function fakeMethods(received: unknown[]) {
         return undefined;
       },
     }),
+    rendered: defineMethod({
+      version: RpcVersion.V2,
+      params: compile(Type.Object({})),
+      handle: () => RENDERED,
+    }),
+    legacy_rendered: defineMethod({
+      version: RpcVersion.Legacy,
+      params: compile(Type.Object({})),
+      handle: () => RENDERED,
+    }),
   };
   const legacyMethods: MethodTable = {
     get_enabled_coins: defineMethod({
@@ -241,6 +255,22 @@ describe('dispatcher: v2 requests', () => {
   it('sends result null for a handler that returns nothing', async () => {
     const { call } = setup();
     assert.deepEqual((await call(v2('nothing', {}))).body, { mmrpc: '2.0', result: null, id: null });
+  });
+
+  it('a result rendered once is answered with its text, the same bytes as serialising the answer, in either form and in a batch', async () => {
+    const { call } = setup();
+    for (const id of [undefined, null, 0, 42]) {
+      const res = await call(v2('rendered', {}, id === undefined ? {} : { id }));
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, { mmrpc: '2.0', result: RENDERED.value, id: id ?? null });
+      assert.equal(res.text, JSON.stringify(res.body));
+    }
+    const legacy = await call({ userpass: PASSWORD, method: 'legacy_rendered' });
+    assert.deepEqual(legacy.body, RENDERED.value);
+    assert.equal(legacy.text, JSON.stringify(legacy.body));
+    const batch = await call([v2('rendered', {}, { id: 1 }), { userpass: PASSWORD, method: 'legacy_rendered' }]);
+    assert.equal(batch.text, undefined, 'a batch is serialised as a whole');
+    assert.deepEqual(batch.body, [{ mmrpc: '2.0', result: RENDERED.value, id: 1 }, RENDERED.value]);
   });
 
   it('mmrpc other than "2.0" is InvalidMmRpcVersion 400, checked before auth (no attempt counted)', async () => {

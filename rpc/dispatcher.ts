@@ -86,8 +86,12 @@ function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function own(table: MethodTable | undefined, name: string): MethodDef | undefined {
-  return table !== undefined && Object.hasOwn(table, name) ? table[name] : undefined;
+/**
+ * The table's own methods of one version, by name: one lookup per request (the tables are built
+ * once, before the dispatcher).
+ */
+function byName(table: MethodTable | undefined, version: RpcVersion): Map<string, MethodDef> {
+  return new Map(Object.entries(table ?? {}).filter(([, def]) => def.version === version));
 }
 
 /** Printable `mmrpc` value for the error message; only short version-like strings are echoed. */
@@ -114,14 +118,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (def.version !== RpcVersion.Legacy) throw new TypeError(`legacyMethods.${name} is not a legacy method`);
   }
 
-  const v2Method = (name: string): MethodDef | undefined => {
-    const def = own(methods, name);
-    return def?.version === RpcVersion.V2 ? def : undefined;
-  };
-  const legacyMethod = (name: string): MethodDef | undefined => {
-    const def = own(legacyMethods, name) ?? own(methods, name);
-    return def?.version === RpcVersion.Legacy ? def : undefined;
-  };
+  const v2ByName = byName(methods, RpcVersion.V2);
+  // A name in `legacyMethods` wins over the same name in `methods`.
+  const legacyByName = new Map([...byName(methods, RpcVersion.Legacy), ...byName(legacyMethods, RpcVersion.Legacy)]);
+  const v2Method = (name: string): MethodDef | undefined => v2ByName.get(name);
+  const legacyMethod = (name: string): MethodDef | undefined => legacyByName.get(name);
   const context = (name: string, caller: RpcCaller, request: JsonObject): InvokeContext => ({
     name,
     caller,

@@ -106,6 +106,21 @@ describe('httpServer', () => {
     assert.deepEqual(await res.json(), { mmrpc: '2.0', result: { ticker: 'ETH' }, id: 5 });
   });
 
+  it('heads an answer with exactly its type, length and CORS origin, besides what node:http adds for keep-alive', async () => {
+    const body = JSON.stringify({ mmrpc: '2.0', userpass: PASSWORD, method: 'echo', params: { ticker: 'ETH' }, id: 5 });
+    const res = await raw(server.port, [
+      `POST / HTTP/1.1\r\nHost: ${HOST}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    ]);
+    assert.equal(res.status, 200);
+    const lines = res.head.split('\r\n').slice(1);
+    const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    assert.deepEqual([...headers.keys()].sort(), ['access-control-allow-origin', 'connection', 'content-length', 'content-type', 'date']);
+    assert.equal(headers.get('content-type'), 'application/json');
+    assert.equal(headers.get('access-control-allow-origin'), 'http://localhost:3000');
+    assert.equal(Number(headers.get('content-length')), Buffer.byteLength(res.body));
+    assert.deepEqual(JSON.parse(res.body), { mmrpc: '2.0', result: { ticker: 'ETH' }, id: 5 });
+  });
+
   it('maps error statuses: v2 error type status, legacy 500, non-JSON 500', async () => {
     const v2 = await post(server.url, { mmrpc: '2.0', userpass: PASSWORD, method: 'fail', params: {} });
     assert.equal(v2.status, 502);
@@ -195,6 +210,8 @@ describe('httpServer', () => {
       `${(800).toString(16)}\r\n${chunk}\r\n`,
     ]);
     assert.equal(res.status, 413);
+    assert.match(res.head, /connection: close/i);
+    assert.match(res.head, /access-control-allow-origin: http:\/\/localhost:3000/i);
     assert.equal(dispatched, before);
     const after = await post(server.url, { userpass: PASSWORD, method: 'electrum', coin: 'KMD' });
     assert.equal(after.status, 200, 'the server keeps serving');

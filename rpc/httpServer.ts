@@ -6,9 +6,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Dispatcher } from './dispatcher.ts';
+import type { DispatchResult, Dispatcher } from './dispatcher.ts';
 import { consoleLog, type Log } from '../kernel/log.ts';
-import { answerText } from './json.ts';
+import { answerText, resultText } from './json.ts';
 import { bodyTooLarge, decodeUtf8, DEFAULT_MAX_BODY_BYTES, NOT_UTF8 } from './limits.ts';
 import { loadDashboard, sendDashboardFile } from './dashboardPage.ts';
 
@@ -100,10 +100,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const dashboard = await loadDashboard();
   let closing = false;
 
-  const send = (res: http.ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void => {
-    const out = answerText(status, body, (e) =>
-      log.error('rpc response is not serialisable', { error: e instanceof Error ? e.message : String(e) }),
-    );
+  const unserialisable = (e: unknown): void =>
+    log.error('rpc response is not serialisable', { error: e instanceof Error ? e.message : String(e) });
+  const write = (res: http.ServerResponse, out: { status: number; text: string }, extra: Record<string, string> = {}): void => {
     const text = out.text;
     const headers: Record<string, string | number> = {
       'Content-Type': 'application/json',
@@ -114,14 +113,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (closing) headers.Connection = 'close';
     res.writeHead(out.status, headers).end(text);
   };
+  const send = (res: http.ServerResponse, status: number, body: unknown, extra?: Record<string, string>): void =>
+    write(res, answerText(status, body, unserialisable), extra);
+  const reply = (res: http.ServerResponse, result: DispatchResult): void => write(res, resultText(result, unserialisable));
 
   const answer = (res: http.ServerResponse, body: Buffer, caller: { clientId: string }): void => {
     const text = decodeUtf8(body);
     if (text === undefined) return send(res, NOT_UTF8.status, NOT_UTF8.body);
     const result = dispatcher.handle(text, caller);
-    if (!(result instanceof Promise)) return send(res, result.status, result.body);
+    if (!(result instanceof Promise)) return reply(res, result);
     result.then(
-      (done) => send(res, done.status, done.body),
+      (done) => reply(res, done),
       (e: unknown) => {
         log.error('http request failed', { error: e instanceof Error ? e.message : String(e) });
         if (!res.headersSent) send(res, 500, { error: 'Internal error' });

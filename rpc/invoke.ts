@@ -6,7 +6,8 @@ import { ActivationError, ErrorType, isActivationError } from '../spec/errors.ts
 import type { ResponseId } from '../spec/envelope.ts';
 import type { SchemaProblem } from '../spec/validate.ts';
 import type { AuthGuard } from './auth.ts';
-import { errorOrigin, renderLegacyError, renderV2Error, renderV2Success, type ErrorOrigin } from '../spec/render/envelope.ts';
+import { errorOrigin, renderLegacyError, renderV2Error, renderV2Success, renderV2SuccessText, type ErrorOrigin } from '../spec/render/envelope.ts';
+import { RenderedJson } from './json.ts';
 import type { Log } from '../kernel/log.ts';
 import type { MethodDef, RpcCaller } from './methods.ts';
 
@@ -14,6 +15,8 @@ import type { MethodDef, RpcCaller } from './methods.ts';
 export interface DispatchResult {
   readonly status: number;
   readonly body: unknown;
+  /** `body` as JSON text, when known already (a {@link RenderedJson} result): exactly `JSON.stringify(body)`. */
+  readonly text?: string;
 }
 
 /** Shared context of one invocation. */
@@ -59,6 +62,10 @@ type AnswerForm = { readonly v2: true; readonly id: ResponseId } | { readonly v2
 const LEGACY_FORM: AnswerForm = { v2: false };
 
 function succeeded(value: unknown, form: AnswerForm): DispatchResult {
+  if (value instanceof RenderedJson) {
+    if (form.v2) return { status: 200, body: renderV2Success(value.value, form.id), text: renderV2SuccessText(value.text, form.id) };
+    return { status: 200, body: value.value, text: value.text };
+  }
   if (form.v2) return { status: 200, body: renderV2Success(value, form.id) };
   return { status: 200, body: value === undefined ? null : value };
 }

@@ -1,6 +1,7 @@
 /**
  * Parsing a request body without echoing it: V8's `JSON.parse` messages can quote the start of the
  * input (`Unexpected token 'h', "hunter2"... is not valid JSON`), which may be the password.
+ * Serialising answers, once per answer or once per value (see {@link RenderedJson}).
  */
 
 /** Result of {@link parseJsonBody}. */
@@ -58,4 +59,27 @@ export function answerText(status: number, body: unknown, onError: (error: unkno
     onError(error);
     return { status: 500, text: JSON.stringify({ error: 'Internal error' }) };
   }
+}
+
+/**
+ * A handler's result together with its JSON text, for a value answered many times unchanged (a
+ * task's status between two of its events): the answer splices the text in instead of serialising
+ * the value on every request. The value must not change afterwards.
+ */
+export class RenderedJson {
+  readonly value: unknown;
+  readonly text: string;
+
+  /** @throws TypeError when `value` has no JSON text (`undefined`, a function). */
+  constructor(value: unknown) {
+    const text = JSON.stringify(value) as string | undefined;
+    if (text === undefined) throw new TypeError('RenderedJson: the value has no JSON text');
+    this.value = value;
+    this.text = text;
+  }
+}
+
+/** The answer's status and text: the result's own `text` when it carries one, else {@link answerText} of its body. */
+export function resultText(result: { readonly status: number; readonly body: unknown; readonly text?: string }, onError: (error: unknown) => void): { status: number; text: string } {
+  return result.text !== undefined ? (result as { status: number; text: string }) : answerText(result.status, result.body, onError);
 }

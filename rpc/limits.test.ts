@@ -33,6 +33,26 @@ describe('body limits', () => {
     assert.equal(nestsDeeperThan(nested(1_000_000), 2_000_000), false);
   });
 
+  it('answers as a plain recursive count of levels, for shapes around the depth where the walk changes method', () => {
+    // Reference: the deepest level in `value`, counted recursively (small shapes only).
+    const levels = (v: unknown): number =>
+      typeof v !== 'object' || v === null ? 0 : 1 + Math.max(0, ...(Array.isArray(v) ? v : Object.values(v)).map(levels));
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const shape = (depth: number): unknown => {
+      if (depth === 0) return random() < 0.5 ? 1 : 'x';
+      const members = Array.from({ length: 1 + Math.floor(random() * 3) }, (_, i) => (i === 0 ? shape(depth - 1) : shape(Math.floor(random() * depth))));
+      return random() < 0.5 ? members : Object.fromEntries(members.map((m, i) => [i === 1 ? '__proto__' : `k${i}`, m]));
+    };
+    for (let depth = 1; depth <= 40; depth++) {
+      const value = shape(depth);
+      const deepest = levels(value);
+      for (const max of [deepest - 1, deepest, deepest + 1, 127]) {
+        assert.equal(nestsDeeperThan(value, max), deepest > max, `${deepest} levels against ${max}`);
+      }
+    }
+  });
+
   it('decodes UTF-8 strictly', () => {
     assert.equal(decodeUtf8(Buffer.from('{"a":"é€😀"}')), '{"a":"é€😀"}');
     assert.equal(decodeUtf8(Buffer.from([0x7b, 0xff, 0x7d])), undefined);

@@ -2,7 +2,7 @@ import { headers, type Msg, type NatsConnection } from '@nats-io/transport-node'
 import { rpcSubject } from '../events/jetstream/subjects.ts';
 import type { Dispatcher, DispatchResult } from './dispatcher.ts';
 import { consoleLog, type Log } from '../kernel/log.ts';
-import { answerText } from './json.ts';
+import { resultText } from './json.ts';
 import { bodyTooLarge, decodeUtf8, DEFAULT_MAX_BODY_BYTES, NOT_UTF8 } from './limits.ts';
 
 /** Header carrying the HTTP status the same request would get over HTTP. */
@@ -50,7 +50,7 @@ export function serveRpcOverNats(options: NatsRpcOptions): {
   const answer = (msg: Msg): void => {
     if (msg.reply === undefined) return; // nothing to answer to
     const respond = (result: DispatchResult): void => {
-      const out = answerText(result.status, result.body, (e) => log.error('nats rpc response is not serialisable', { error: String(e) }));
+      const out = resultText(result, (e) => log.error('nats rpc response is not serialisable', { error: String(e) }));
       const h = headers();
       h.set(RPC_STATUS_HEADER, String(out.status));
       msg.respond(out.text, { headers: h });

@@ -9,8 +9,22 @@ import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia } from '../../machines/activation.types.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
 import { renderTaskStatus } from '../../spec/render/taskStatus.ts';
+import { RenderedJson } from '../json.ts';
+import type { TaskRecord } from '../../events/projections/taskStatus.ts';
 import { toPlatformCommand } from './enableEthWithTokens.ts';
 import { admitActivation } from './rawActivationRequest.ts';
+
+/**
+ * Each task record's status answer, rendered to JSON once: a task's record is replaced, never
+ * changed, when the task moves, so polls between two of its events share one rendering.
+ */
+const renderedStatuses = new WeakMap<TaskRecord, RenderedJson>();
+
+function renderedStatus(task: TaskRecord): RenderedJson {
+  let rendered = renderedStatuses.get(task);
+  if (rendered === undefined) renderedStatuses.set(task, (rendered = new RenderedJson(renderTaskStatus(task))));
+  return rendered;
+}
 
 /** The four `task::enable_eth::*` methods (v2); `service` refuses an already activated coin before `init` reads the request. */
 export function enableEthTaskMethods(tasks: EnableEthTasks, service: Pick<ActivationService, 'assertCanActivate'>) {
@@ -26,7 +40,7 @@ export function enableEthTaskMethods(tasks: EnableEthTasks, service: Pick<Activa
       params: enableEthTaskStatusParams,
       handle: ({ task_id, forget_if_finished }) => {
         const task = tasks.status(task_id, forget_if_finished);
-        return task instanceof Promise ? task.then(renderTaskStatus) : renderTaskStatus(task);
+        return task instanceof Promise ? task.then(renderedStatus) : renderedStatus(task);
       },
     }),
     'task::enable_eth::user_action': defineMethod({

@@ -10,7 +10,7 @@ import {
   V2RequestSchema,
   V2SuccessSchema,
 } from '../envelope.ts';
-import { errorOrigin, renderLegacyError, renderV2Error, renderV2Success, responseId } from './envelope.ts';
+import { errorOrigin, renderLegacyError, renderV2Error, renderV2Success, renderV2SuccessText, responseId } from './envelope.ts';
 import { parseJsonBody, safeJsonErrorMessage } from '../../rpc/json.ts';
 
 const origin = errorOrigin('dispatcher', 'lookup');
@@ -21,6 +21,14 @@ describe('renderV2Success', () => {
     assert.deepEqual(Object.keys(body), ['mmrpc', 'result', 'id']);
     assert.deepEqual(body, { mmrpc: '2.0', result: { a: 1 }, id: 7 });
     assert.ok(Value.Check(V2SuccessSchema, body));
+  });
+
+  it('renders the same text around a result serialised already as serialising the whole answer', () => {
+    for (const result of [null, 'success', 0, { status: 'InProgress', details: 'x"\u2028' }, [1, { a: [] }]]) {
+      for (const id of [null, 0, 7, Number.MAX_SAFE_INTEGER]) {
+        assert.equal(renderV2SuccessText(JSON.stringify(result), id), JSON.stringify(renderV2Success(result, id)));
+      }
+    }
   });
 
   it('sends an undefined result as null and a missing id as null', () => {

@@ -42,6 +42,16 @@ export function renderV2Success(result: unknown, id: ResponseId): V2Success {
   return { mmrpc: MMRPC_VERSION, result: result === undefined ? null : result, id };
 }
 
+const V2_SUCCESS_HEAD = `{"mmrpc":${JSON.stringify(MMRPC_VERSION)},"result":`;
+
+/**
+ * The JSON text of {@link renderV2Success} around a result whose JSON text is known already:
+ * the same bytes as serialising the envelope, without serialising the result again.
+ */
+export function renderV2SuccessText(resultText: string, id: ResponseId): string {
+  return `${V2_SUCCESS_HEAD}${resultText},"id":${id === null ? 'null' : JSON.stringify(id)}}`;
+}
+
 /**
  * Renders a v2 error with keys in exactly the order `mmrpc, error, error_path, error_trace,
  * error_type, error_data, id`; `error_data` is omitted when the error's `data` is `undefined`.
