@@ -2,15 +2,15 @@
  * `userpass` authentication with a per-caller lockout (docs/compatibility.md §4, improved).
  *
  * The reference bans a client IP forever after 10 wrong passwords and compares with `==`. Here the
- * comparison is constant-time over SHA-256 digests, and a lockout expires and backs off:
+ * comparison is constant-time (passwordMatch.ts), and a lockout expires and backs off:
  * `lockoutMs`, doubling per further lockout up to `maxLockoutMs`. A locked-out caller is refused
  * even with the right password. The password is never logged, echoed or put into an error.
  */
-import crypto from 'node:crypto';
 import type { Clock } from '../kernel/clock.ts';
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { NbAttemptsLeft } from '../spec/envelope.ts';
 import type { RpcCaller } from './methods.ts';
+import { PasswordMatcher } from './passwordMatch.ts';
 
 export interface AuthGuardOptions {
   /** The configured `rpc_password`; must be a non-empty string (the service refuses to start otherwise). */
@@ -50,26 +50,9 @@ function positive(name: string, v: number): number {
   return v;
 }
 
-/** SHA-256 of a UTF-8 string: fixed length, so `timingSafeEqual` never leaks the length. */
-function digest(s: string): Buffer {
-  return crypto.hash('sha256', s, 'buffer');
-}
-
-/**
- * The candidate's SHA-256 written into `into` (32 bytes). The digest comes back as a one-byte
- * string (`binary`, i.e. latin1: one char per byte) and is copied into a buffer reused for every
- * check: asking for a Buffer instead costs twice the hash itself (a new backing store per request).
- */
-function digestInto(s: string, into: Buffer): Buffer {
-  into.write(crypto.hash('sha256', s, 'binary'), 0, 'binary');
-  return into;
-}
-
 /** Checks `userpass` for a caller and keeps the per-caller failure and lockout state. */
 export class AuthGuard {
-  readonly #digest: Buffer;
-  /** Where each candidate's digest is written (checks are synchronous, so one buffer serves all). */
-  readonly #candidate = Buffer.alloc(32);
+  readonly #matcher: PasswordMatcher;
   readonly #password: string;
   readonly #clock: Clock;
   readonly #maxAttempts: number;
@@ -86,7 +69,7 @@ export class AuthGuard {
       throw new TypeError('AuthGuard: rpc_password must be a non-empty string');
     }
     this.#password = options.rpcPassword;
-    this.#digest = digest(options.rpcPassword);
+    this.#matcher = new PasswordMatcher(options.rpcPassword);
     this.#clock = options.clock;
     this.#maxAttempts = Math.floor(positive('maxAttempts', options.maxAttempts ?? 10));
     this.#lockoutMs = positive('lockoutMs', options.lockoutMs ?? 30_000);
@@ -113,7 +96,7 @@ export class AuthGuard {
     if (typeof userpass !== 'string') {
       return { ok: false, error: new ActivationError(ErrorType.UserpassIsNotSet, 'Userpass is not set!') };
     }
-    if (crypto.timingSafeEqual(digestInto(userpass, this.#candidate), this.#digest)) {
+    if (this.#matcher.matches(userpass)) {
       if (record !== undefined) this.#onSuccess(id, record);
       return OK;
     }
