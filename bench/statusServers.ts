@@ -35,35 +35,10 @@ export interface LiveTaskService {
   stop(): Promise<void>;
 }
 
-/**
- * Setup's and checks' own HTTP client: at most 50 connections, closed when the calls are done.
- * `fetch` would keep every connection a burst of calls opened (1,000 for the final check) idle
- * until its keep-alive timeout, and the server would then close them during a measured round.
- */
-async function withSetupClient<T>(use: (call: (url: string, method: string, params: unknown) => Promise<any>) => Promise<T>): Promise<T> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
-  try {
-    return await use((url, method, params) => call(agent, url, method, params));
-  } finally {
-    agent.destroy();
-  }
-}
-
-async function call(agent: http.Agent, url: string, method: string, params: unknown): Promise<any> {
-  const request = JSON.stringify({ mmrpc: '2.0', userpass: BENCH_PASSWORD, method, params });
-  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(request) } }, (res) => {
-      let answer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (answer += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: answer }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(request);
-  });
-  const body = JSON.parse(text);
-  if (status !== 200) throw new Error(`${method} answered HTTP ${status}: ${text.slice(0, 300)}`);
+async function call(url: string, method: string, params: unknown): Promise<any> {
+  const res = await fetch(url, { method: 'POST', body: JSON.stringify({ mmrpc: '2.0', userpass: BENCH_PASSWORD, method, params }) });
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`${method} answered HTTP ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
   return body;
 }
 
@@ -94,25 +69,23 @@ export async function startLiveTaskService(count: number, options: { clientIds?:
   try {
     const started = performance.now();
     const taskIds: number[] = [];
-    await withSetupClient(async (call) => {
-      for (let i = 0; i < count; i += 50) {
-        const answers = await Promise.all(
-          tickers.slice(i, i + 50).map((ticker) =>
-            call(service.url, 'task::enable_eth::init', {
-              ticker,
-              nodes: [{ url: 'http://127.0.0.1:9' }],
-              swap_contract_address: SWAP_CONTRACT,
-              fallback_swap_contract: SWAP_CONTRACT,
-              erc20_tokens_requests: [],
-              priv_key_policy: 'Hardware',
-              // The stream bench spreads the tasks over its clients' `/event-stream?id=`.
-              ...(options.clientIds === undefined ? {} : { client_id: tickers.indexOf(ticker) % options.clientIds }),
-            }),
-          ),
-        );
-        taskIds.push(...answers.map((a) => a.result.task_id as number));
-      }
-    });
+    for (let i = 0; i < count; i += 50) {
+      const answers = await Promise.all(
+        tickers.slice(i, i + 50).map((ticker) =>
+          call(service.url, 'task::enable_eth::init', {
+            ticker,
+            nodes: [{ url: 'http://127.0.0.1:9' }],
+            swap_contract_address: SWAP_CONTRACT,
+            fallback_swap_contract: SWAP_CONTRACT,
+            erc20_tokens_requests: [],
+            priv_key_policy: 'Hardware',
+            // The stream bench spreads the tasks over its clients' `/event-stream?id=`.
+            ...(options.clientIds === undefined ? {} : { client_id: tickers.indexOf(ticker) % options.clientIds }),
+          }),
+        ),
+      );
+      taskIds.push(...answers.map((a) => a.result.task_id as number));
+    }
     await assertAllLive(service.url, taskIds);
     return { url: service.url, service, taskIds, setupMs: performance.now() - started, stop };
   } catch (error) {
@@ -123,10 +96,6 @@ export async function startLiveTaskService(count: number, options: { clientIds?:
 
 /** Throws unless every task reports the live status (waits up to 10 s for the last to get there). */
 export async function assertAllLive(url: string, taskIds: readonly number[]): Promise<void> {
-  await withSetupClient((call) => untilAllLive(call, url, taskIds));
-}
-
-async function untilAllLive(call: (url: string, method: string, params: unknown) => Promise<any>, url: string, taskIds: readonly number[]): Promise<void> {
   const deadline = Date.now() + 10_000;
   let pending = [...taskIds];
   while (pending.length > 0) {
