@@ -14,6 +14,7 @@ export { startJsonRpcServer, type JsonRpcHandler, type JsonRpcServer, type JsonR
 export { refusedUrl, startSilentNode, startSilentWsNode, type SilentNode, type SilentWsNode } from './proxies/faultyNodes.ts';
 export { startBusyNode, BusyMode, type BusyNode, type BusyBehaviour } from './proxies/busyNode.ts';
 export { startGatewayProxy, type GatewayProxy, type GatewayProxyOptions, type GatewayProxyStats } from './proxies/gatewayProxy.ts';
+export { startLimitedNode, type NodeLimits } from './proxies/limitedNode.ts';
 export { startLatencyProxy, type LatencyProxy, type LatencyProxyOptions, type LatencyProxyStats } from './proxies/latencyProxy.ts';
 export { startDeviceDouble, pinToPositions, TEST_MNEMONIC, type DeviceDouble } from './hardware/deviceDouble.ts';
 export { startTronNode, type TronNode, type TronNodeOptions, type TronBusyReply } from './tron/tronNode.ts';

@@ -38,22 +38,29 @@ describe('startLatencyProxy in front of a devnet', () => {
   test('forwards and counts HTTP requests, calls (batch elements one by one) and methods', async () => {
     const single = await rpc(counting.url, call(1, 'eth_chainId'));
     assert.equal(single.json.result, '0x539');
-    const batch = await rpc(counting.url, [call(1, 'eth_blockNumber'), call(2, 'eth_chainId'), call(3, 'eth_getBalance', [devnet.deployer, 'latest'])]);
-    assert.deepEqual(batch.json.map((r: { id: number }) => r.id), [1, 2, 3]);
+    const batch = await rpc(counting.url, [
+      call(1, 'eth_blockNumber'),
+      call(2, 'eth_chainId'),
+      call(3, 'eth_getBalance', [devnet.deployer, 'latest']),
+      call(4, 'eth_call', [{ to: devnet.deployer, data: '0x' }, 'latest']),
+      call(5, 'eth_call', [{ data: '0x00' }, 'latest']),
+    ]);
+    assert.deepEqual(batch.json.map((r: { id: number }) => r.id), [1, 2, 3, 4, 5]);
     assert.deepEqual(counting.stats(), {
       httpRequests: 2,
-      rpcCalls: 4,
-      byMethod: { eth_chainId: 2, eth_blockNumber: 1, eth_getBalance: 1 },
+      rpcCalls: 6,
+      byMethod: { eth_chainId: 2, eth_blockNumber: 1, eth_getBalance: 1, eth_call: 2 },
+      callsWithoutTo: 1,
       maxInFlight: 1,
     });
     counting.reset();
-    assert.deepEqual(counting.stats(), { httpRequests: 0, rpcCalls: 0, byMethod: {}, maxInFlight: 0 });
+    assert.deepEqual(counting.stats(), { httpRequests: 0, rpcCalls: 0, byMethod: {}, callsWithoutTo: 0, maxInFlight: 0 });
   });
 
   test('stats() is a snapshot', async () => {
     const before = counting.stats();
     await rpc(counting.url, call(1, 'eth_chainId'));
-    assert.deepEqual(before, { httpRequests: 0, rpcCalls: 0, byMethod: {}, maxInFlight: 0 });
+    assert.deepEqual(before, { httpRequests: 0, rpcCalls: 0, byMethod: {}, callsWithoutTo: 0, maxInFlight: 0 });
   });
 
   test('adds the latency to each round trip', async (t) => {
@@ -79,7 +86,7 @@ describe('startLatencyProxy in front of a devnet', () => {
     const response = await fetch(counting.url, { method: 'POST', body: 'not json' });
     assert.equal(response.status, 200);
     assert.equal(((await response.json()) as { error: { code: number } }).error.code, -32700);
-    assert.deepEqual(counting.stats(), { httpRequests: 1, rpcCalls: 0, byMethod: {}, maxInFlight: 1 });
+    assert.deepEqual(counting.stats(), { httpRequests: 1, rpcCalls: 0, byMethod: {}, callsWithoutTo: 0, maxInFlight: 1 });
   });
 });
 

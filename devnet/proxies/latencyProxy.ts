@@ -25,6 +25,8 @@ export interface LatencyProxyStats {
   /** JSON-RPC calls: a batch counts once per element. */
   rpcCalls: number;
   byMethod: Record<string, number>;
+  /** `eth_call`s without `to` (deployless calls), also counted in `byMethod.eth_call`. */
+  callsWithoutTo: number;
   /** Most HTTP requests in flight (received, not yet answered) at the same time. */
   maxInFlight: number;
 }
@@ -53,7 +55,7 @@ export async function startLatencyProxy(options: LatencyProxyOptions): Promise<L
   const latencyMs = options.latencyMs ?? 50;
   const host = options.host ?? LOOPBACK_HOST;
   const upstreamAgent = new Agent({ keepAlive: true });
-  const counters = { httpRequests: 0, rpcCalls: 0, byMethod: new Map<string, number>(), maxInFlight: 0 };
+  const counters = { httpRequests: 0, rpcCalls: 0, byMethod: new Map<string, number>(), callsWithoutTo: 0, maxInFlight: 0 };
   let inFlight = 0;
   let gate: Promise<void> | undefined;
 
@@ -68,6 +70,7 @@ export async function startLatencyProxy(options: LatencyProxyOptions): Promise<L
       counters.rpcCalls += 1;
       const method = (call as { method?: unknown } | null)?.method;
       if (typeof method === 'string') counters.byMethod.set(method, (counters.byMethod.get(method) ?? 0) + 1);
+      if (method === 'eth_call' && isCallWithoutTo((call as { params?: unknown }).params)) counters.callsWithoutTo += 1;
     }
   };
 
@@ -106,12 +109,14 @@ export async function startLatencyProxy(options: LatencyProxyOptions): Promise<L
       httpRequests: counters.httpRequests,
       rpcCalls: counters.rpcCalls,
       byMethod: Object.fromEntries(counters.byMethod),
+      callsWithoutTo: counters.callsWithoutTo,
       maxInFlight: counters.maxInFlight,
     }),
     reset: () => {
       counters.httpRequests = 0;
       counters.rpcCalls = 0;
       counters.byMethod.clear();
+      counters.callsWithoutTo = 0;
       counters.maxInFlight = inFlight;
     },
     hold: () => {
@@ -161,4 +166,10 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** Whether an `eth_call`'s params carry a transaction without `to`. */
+function isCallWithoutTo(params: unknown): boolean {
+  const tx = Array.isArray(params) ? (params[0] as { to?: unknown } | null | undefined) : undefined;
+  return typeof tx === 'object' && tx !== null && (tx.to === undefined || tx.to === null);
 }

@@ -1,25 +1,19 @@
-import { Interface, getBigInt, type JsonRpcProvider } from 'ethers';
+import { getBigInt, type JsonRpcProvider } from 'ethers';
 import type { PlannedToken } from '../../actors/platformPlan.ts';
 import type { PlatformRead } from '../../actors/platformRead.ts';
 import type { AddressRead } from '../../actors/hdScan.ts';
 import { nodeCall } from './evmCalls.ts';
-import { readBalances, type BalanceRead } from './multicall/balanceReads.ts';
-
-const erc20 = new Interface([
-  'function balanceOf(address owner) view returns (uint256)',
-  'function decimals() view returns (uint8)',
-]);
-/** `decimals()` call data; constant, so encoded once. */
-const DECIMALS_CALL = erc20.encodeFunctionData('decimals', []);
+import { readBalances } from './multicall/balanceReads.ts';
 
 /** A token to read; when `decimals` is absent `decimals()` is read in the same batch. */
 export type TokenToRead = PlannedToken;
 
+const unknownDecimals = (tokens: readonly TokenToRead[]) => tokens.filter((token) => token.decimals === undefined);
+
 /**
  * Reads block height, native balance and every token balance of `address` in one round trip: the
- * block number with one multicall per chunk of balances (see `multicall/balanceReads.ts`), or with
- * every balance as its own call, all in one JSON-RPC batch (or concurrent chunks above its batch
- * size). Without `withBalances` only the block (and any unknown decimals) is read.
+ * block number beside the balances (see `multicall/balanceReads.ts`). Without `withBalances` only
+ * the block (and any unknown decimals) is read.
  */
 export async function readAccount(
   provider: JsonRpcProvider,
@@ -28,30 +22,23 @@ export async function readAccount(
   withBalances: boolean,
 ): Promise<PlatformRead> {
   const block = nodeCall(provider.send('eth_blockNumber', []), 'eth_blockNumber');
-  // The balanceOf call data is the same for every token: encode it once per read.
-  const balanceOfCall = withBalances && tokens.length > 0 ? erc20.encodeFunctionData('balanceOf', [address]) : '';
-  const reads: BalanceRead[] = withBalances ? [{ kind: 'native', address }] : [];
-  const slots = tokens.map((token) => {
-    const balance = withBalances ? reads.push({ kind: 'token', token, fn: 'balanceOf', data: balanceOfCall }) - 1 : undefined;
-    const decimals = token.decimals === undefined ? reads.push({ kind: 'token', token, fn: 'decimals', data: DECIMALS_CALL }) - 1 : undefined;
-    return { token, balance, decimals };
-  });
-  const values = await readBalances(provider, reads, [block]);
+  const decimalsOf = unknownDecimals(tokens);
+  const values = await readBalances(provider, { decimalsOf, owners: withBalances ? [address] : [], tokens: withBalances ? tokens : [] }, [block]);
   return {
     currentBlock: Number(getBigInt((await block) as string)),
-    native: withBalances ? values[0] : undefined,
-    tokens: slots.map(({ token, balance, decimals }) => ({
+    native: withBalances ? values.native[0] : undefined,
+    tokens: tokens.map((token, index) => ({
       ticker: token.ticker,
-      balance: balance === undefined ? undefined : values[balance],
-      decimals: decimals === undefined ? token.decimals! : Number(values[decimals]),
+      balance: withBalances ? values.balances[0]![index] : undefined,
+      decimals: token.decimals ?? Number(values.decimals[decimalsOf.indexOf(token)]),
     })),
   };
 }
 
 /**
  * Reads the block height, unknown token decimals, and for every address its transaction count,
- * native balance and token balances, all in one round trip (one batch, or concurrent chunks): the
- * transaction counts as batched `eth_getTransactionCount`, the rest as in {@link readAccount}.
+ * native balance and token balances, all in one round trip: the transaction counts as batched
+ * `eth_getTransactionCount` beside the balances, read as in {@link readAccount}.
  */
 export async function readAddresses(
   provider: JsonRpcProvider,
@@ -60,22 +47,16 @@ export async function readAddresses(
 ): Promise<{ currentBlock: number; decimals: number[]; addresses: AddressRead[] }> {
   const block = nodeCall(provider.send('eth_blockNumber', []), 'eth_blockNumber');
   const txCounts = addresses.map((address) => nodeCall(provider.send('eth_getTransactionCount', [address, 'latest']), 'eth_getTransactionCount'));
-  const reads: BalanceRead[] = [];
-  const decimalSlots = tokens.map((token) => (token.decimals === undefined ? reads.push({ kind: 'token', token, fn: 'decimals', data: DECIMALS_CALL }) - 1 : undefined));
-  const addressSlots = addresses.map((address) => {
-    const balanceOfCall = tokens.length > 0 ? erc20.encodeFunctionData('balanceOf', [address]) : '';
-    const native = reads.push({ kind: 'native', address }) - 1;
-    return { native, tokens: tokens.map((token) => reads.push({ kind: 'token', token, fn: 'balanceOf', data: balanceOfCall }) - 1) };
-  });
-  const values = await readBalances(provider, reads, [block, ...txCounts]);
+  const decimalsOf = unknownDecimals(tokens);
+  const values = await readBalances(provider, { decimalsOf, owners: addresses, tokens }, [block, ...txCounts]);
   return {
     currentBlock: Number(getBigInt((await block) as string)),
-    decimals: decimalSlots.map((slot, index) => (slot === undefined ? tokens[index]!.decimals! : Number(values[slot]))),
+    decimals: tokens.map((token) => token.decimals ?? Number(values.decimals[decimalsOf.indexOf(token)])),
     addresses: await Promise.all(
-      addressSlots.map(async (slots, index) => ({
+      addresses.map(async (_, index) => ({
         txCount: getBigInt((await txCounts[index]!) as string),
-        native: values[slots.native]!,
-        tokens: slots.tokens.map((slot) => values[slot]!),
+        native: values.native[index]!,
+        tokens: [...values.balances[index]!],
       })),
     ),
   };

@@ -10,7 +10,7 @@ import { activateHdAccount } from '../../actors/hdActivation.ts';
 import { isHdKeyProvider } from '../../actors/ports/keyProvider.ts';
 import { evmNodeRunner, type EvmConnection } from './evmNodes.ts';
 import { WsPool } from './wsPool.ts';
-import { MulticallSupport } from './multicall/multicallSupport.ts';
+import { ReadPaths } from './multicall/multicallSupport.ts';
 import { gatewaySigner, requireGatewaySigner } from '../gatewayProxy/gatewaySigner.ts';
 import { planEvmPlatform, type EvmPlanParams } from './evmPlan.ts';
 import { activateLegacyEvm, planLegacyEvm } from './legacyEvmEnable.ts';
@@ -48,10 +48,10 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
   const batchSize = options.batchSize ?? 100;
 
   const proxySigner = gatewaySigner(options.keys, options.clock);
-  // What this session learned of each node's multicall contract, for every coin that uses the node.
-  const multicalls = new MulticallSupport();
+  // How each node reads balances, learned this session, for every coin that uses the node.
+  const readPaths = new ReadPaths();
   const busyNodes = options.busyNodes ?? new BusyNodes(options.clock);
-  const withNodes = evmNodeRunner({ clock: options.clock, timeoutMs, batchSize, proxySigner, multicalls, busyNodes });
+  const withNodes = evmNodeRunner({ clock: options.clock, timeoutMs, batchSize, proxySigner, readPaths, busyNodes });
   const chainDeps = { keys: options.keys, clock: options.clock, timeoutMs, withNodes };
   const nftDeps = { ...options.nftIndexer, clock: options.clock, timeoutMs, signer: proxySigner };
   /** The sockets of each enabled coin, so that a passive platform's are closed when it is replaced. */

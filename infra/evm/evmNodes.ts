@@ -10,7 +10,7 @@ import { createEvmProvider, httpSend, wsSend } from './evmProvider.ts';
 import type { WsPool } from './wsPool.ts';
 import type { GasPriceAtActivation } from './gasStation.ts';
 import { CANONICAL_MULTICALL_ADDRESS } from '../multicall/aggregate3.ts';
-import { attachMulticall, type MulticallSupport } from './multicall/multicallSupport.ts';
+import { attachMulticall, type ReadPaths } from './multicall/multicallSupport.ts';
 
 /**
  * One way to reach an EVM node: an `http(s)://` or `ws(s)://` URL (a node's `url`, or its
@@ -20,7 +20,8 @@ export interface EvmEndpoint {
   readonly url: string;
   readonly gatewayProxy: boolean;
   /**
-   * The platform's Multicall3 contract, through which balances are read when the node has it.
+   * The platform's Multicall3 contract: balances are read through it where the node has it (the
+   * first deployless read checks), else with the deployless read.
    * @default CANONICAL_MULTICALL_ADDRESS
    */
   readonly multicall?: string;
@@ -48,8 +49,8 @@ export interface EvmNodeRunnerOptions {
   readonly batchSize: number;
   /** The signer of gateway-proxy requests; planning refuses such nodes when there is none. */
   readonly proxySigner: () => ProxySigner | undefined;
-  /** Which nodes have the multicall contract; without it every balance is read with its own call. */
-  readonly multicalls?: MulticallSupport;
+  /** How each node reads balances, learned per node; without it every read is deployless and nothing is remembered. */
+  readonly readPaths?: ReadPaths;
   /** The service's busy nodes, shared by every coin and family. */
   readonly busyNodes: BusyNodes;
 }
@@ -69,8 +70,8 @@ export function evmNodeRunner(options: EvmNodeRunnerOptions): WithEvmNodes {
       const send = webSocket ? wsSend(node.url, connection.sockets, nodeSignal, signer) : httpSend(node.url, nodeSignal, signer);
       const batchSize = node.gatewayProxy ? 1 : options.batchSize;
       const provider = createEvmProvider({ url: node.url, chainId: connection.chainId, batchSize, send });
-      const support = options.multicalls;
-      if (support !== undefined) attachMulticall(provider, { url: node.url, address: node.multicall ?? CANONICAL_MULTICALL_ADDRESS, support });
+      const paths = options.readPaths;
+      if (paths !== undefined) attachMulticall(provider, { url: node.url, address: node.multicall ?? CANONICAL_MULTICALL_ADDRESS, paths });
       try {
         return await work(provider);
       } catch (error) {

@@ -75,9 +75,10 @@ export function aggregate3Call(items: readonly MulticallItem[]): string {
 /**
  * Decodes an `aggregate3` answer of `expected` outcomes; `undefined` when it is not one (no
  * contract, another contract, any offset or length out of bounds, a `success` other than 0 or 1).
- * Decoded by hand for the same reason as {@link aggregate3Call}.
+ * With `partial`, an answer of fewer outcomes is taken too (the deployless read's, cut short by
+ * the node's gas cap). Decoded by hand for the same reason as {@link aggregate3Call}.
  */
-export function decodeAggregate3(raw: unknown, expected: number): MulticallOutcome[] | undefined {
+export function decodeAggregate3(raw: unknown, expected: number, partial = false): MulticallOutcome[] | undefined {
   if (typeof raw !== 'string' || raw === '0x' || !WORDS.test(raw)) return undefined;
   const hex = raw.slice(2).toLowerCase();
   const size = hex.length / 2;
@@ -91,7 +92,7 @@ export function decodeAggregate3(raw: unknown, expected: number): MulticallOutco
   };
   const array = bounded(0);
   const length = array === undefined ? undefined : bounded(array);
-  if (array === undefined || length !== expected) return undefined;
+  if (array === undefined || length === undefined || length > expected || (!partial && length !== expected)) return undefined;
   const base = array + 32;
   const outcomes: MulticallOutcome[] = [];
   for (let i = 0; i < length; i++) {

@@ -1,11 +1,13 @@
 /**
- * EVM balances through the Multicall3 contract (docs/compatibility.md §7): the same answers and
- * errors with the contract and without it, and the node calls each path costs, counted by a proxy.
+ * EVM balances on their three read paths (docs/compatibility.md §7): the deployless call (every
+ * node, from the first request on), `aggregate3` where the chain has Multicall3, and plain calls
+ * for a node that refuses calls without `to`. The same answers and errors on each, and the node
+ * calls each costs, counted by a proxy.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getAddress } from 'ethers';
-import { startLatencyProxy, type EvmDevnet, type LatencyProxy } from '../../devnet/index.ts';
+import { startLatencyProxy, startLimitedNode, type EvmDevnet, type LatencyProxy, type NodeLimits } from '../../devnet/index.ts';
 import { compileMulticall, installMulticall } from '../../devnet/evm/multicallContract.ts';
 import { SWAP_CONTRACT, enableEthParams, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
 
@@ -47,9 +49,10 @@ const platform = (coin: string, chainId: number, multicall: string) => ({
   protocol: { type: 'ETH', protocol_data: { chain_id: chainId } },
 });
 
-/** A service on `devnet` whose node is reached through a counting proxy. */
-async function stackOn(devnet: EvmDevnet, config: Record<string, unknown> = {}): Promise<{ s: Stack; proxy: LatencyProxy; stop: () => Promise<void> }> {
-  const proxy = await startLatencyProxy({ target: devnet.url, latencyMs: 0 });
+/** A service on `devnet` whose node (with `limits`, if any) is reached through a counting proxy. */
+async function stackOn(devnet: EvmDevnet, config: Record<string, unknown> = {}, limits?: NodeLimits): Promise<{ s: Stack; proxy: LatencyProxy; stop: () => Promise<void> }> {
+  const node = limits === undefined ? undefined : await startLimitedNode(devnet.request, limits);
+  const proxy = await startLatencyProxy({ target: node?.url ?? devnet.url, latencyMs: 0 });
   const s = await startStack({
     devnet,
     config,
@@ -61,7 +64,7 @@ async function stackOn(devnet: EvmDevnet, config: Record<string, unknown> = {}):
       platform('ETHR', devnet.chainId, REVERTER),
     ],
   });
-  return { s, proxy, stop: async () => (await s.stop(), await proxy.stop()) };
+  return { s, proxy, stop: async () => (await s.stop(), await proxy.stop(), await node?.stop()) };
 }
 
 const ethWithTokens = (s: Stack, url: string, tokens: string[], ticker = 'ETH') => s.v2('enable_eth_with_tokens', { ...enableEthParams(s, tokens), ticker, nodes: [{ url }] });
@@ -69,113 +72,190 @@ const legacyEnable = (s: Stack, url: string, coin: string) => s.legacy('enable',
 /** An activation result without the block height (the two chains need not agree on it). */
 const balancesOf = (result: any) => ({ eth: result.eth_addresses_infos, erc20: result.erc20_addresses_infos });
 
-describe('EVM balances through the multicall contract', () => {
-  test('enable_eth_with_tokens: 3 calls in 1 request with the contract; the same balances without it, then no second eth_getCode', async () => {
+const USDT = '1234.567891';
+const DAI = '5.000000000000000001';
+/** The wallet's token balances, by ticker. */
+const tokenBalances = (result: any) => Object.fromEntries(Object.entries(Object.values<any>(result.erc20_addresses_infos)[0].balances).map(([t, b]: [string, any]) => [t, b.spendable]));
+const disable = async (s: Stack, coin = 'ETH') => assert.equal((await s.legacy('disable_coin', { coin })).status, 200);
+
+describe('EVM balances: deployless, through Multicall3, or plain', () => {
+  test('enable_eth_with_tokens: one request from the first contact, with or without Multicall3; then aggregate3 where the chain has it', async () => {
     const m = await stackOn(withContract);
     const b = await stackOn(bare);
     try {
       const tokens = ['USDT-ERC20', 'DAI-ERC20', 'DAI-NODEC'];
       const viaContract = await ethWithTokens(m.s, m.proxy.url, tokens);
       assert.equal(viaContract.status, 200, JSON.stringify(viaContract.body));
-      assert.deepEqual(m.proxy.stats().byMethod, { eth_blockNumber: 1, eth_getCode: 1, eth_call: 1 });
-      assert.equal(m.proxy.stats().httpRequests, 1);
-
-      const plain = await ethWithTokens(b.s, b.proxy.url, tokens);
-      assert.equal(plain.status, 200, JSON.stringify(plain.body));
-      assert.deepEqual(balancesOf(plain.body.result), balancesOf(viaContract.body.result));
-      assert.equal(plain.body.result.erc20_addresses_infos[Object.keys(plain.body.result.erc20_addresses_infos)[0]!].balances['DAI-NODEC'].spendable, '5.000000000000000001');
-      // First batch: block, code ('0x'), the aggregate3 (answered '0x'); then the plain calls.
-      assert.deepEqual(b.proxy.stats().byMethod, { eth_blockNumber: 1, eth_getCode: 1, eth_call: 1 + 4, eth_getBalance: 1 });
-      assert.equal(b.proxy.stats().httpRequests, 2);
-
-      // The node is remembered as lacking the contract (for every coin that uses it): plain calls, one request.
-      for (const { s, proxy } of [m, b]) {
-        assert.equal((await s.legacy('disable_coin', { coin: 'ETH' })).status, 200);
+      const deployless = await ethWithTokens(b.s, b.proxy.url, tokens);
+      assert.equal(deployless.status, 200, JSON.stringify(deployless.body));
+      assert.deepEqual(balancesOf(deployless.body.result), balancesOf(viaContract.body.result));
+      assert.deepEqual(tokenBalances(deployless.body.result), { 'USDT-ERC20': USDT, 'DAI-ERC20': DAI, 'DAI-NODEC': DAI });
+      assert.equal(Object.values<any>(deployless.body.result.eth_addresses_infos)[0].balances.spendable, '1.234500000000000001');
+      // First contact on both: the block and one deployless call (which also checks for Multicall3), one request.
+      for (const { proxy } of [m, b]) {
+        assert.deepEqual(proxy.stats().byMethod, { eth_blockNumber: 1, eth_call: 1 });
+        assert.equal(proxy.stats().callsWithoutTo, 1);
+        assert.equal(proxy.stats().httpRequests, 1);
         proxy.reset();
-        assert.equal((await ethWithTokens(s, proxy.url, tokens)).status, 200);
+      }
+
+      // Known nodes: aggregate3 where the chain has Multicall3 (cheaper for the node), deployless where not.
+      for (const { s, proxy } of [m, b]) {
+        await disable(s);
+        assert.deepEqual(tokenBalances((await ethWithTokens(s, proxy.url, tokens)).body.result), { 'USDT-ERC20': USDT, 'DAI-ERC20': DAI, 'DAI-NODEC': DAI });
+        assert.deepEqual(proxy.stats().byMethod, { eth_blockNumber: 1, eth_call: 1 });
         assert.equal(proxy.stats().httpRequests, 1);
       }
-      assert.deepEqual(m.proxy.stats().byMethod, { eth_blockNumber: 1, eth_call: 1 });
-      assert.deepEqual(b.proxy.stats().byMethod, { eth_blockNumber: 1, eth_call: 4, eth_getBalance: 1 });
+      assert.equal(m.proxy.stats().callsWithoutTo, 0, 'aggregate3 has a `to`');
+      assert.equal(b.proxy.stats().callsWithoutTo, 1);
     } finally {
       await m.stop();
       await b.stop();
     }
   });
 
-  test('legacy enable of ETH and of an ERC20 without decimals: same answers both ways; my_balance does not re-read the decimals', async () => {
+  test('right after a restart, a chain without Multicall3 is still read in one request', async () => {
+    const proxy = await startLatencyProxy({ target: bare.url, latencyMs: 0 });
+    try {
+      for (let run = 0; run < 2; run++) {
+        const s = await startStack({ devnet: bare, extraCoins: [erc20('DAI-NODEC', bare.tokens[1]!.address)] });
+        try {
+          proxy.reset();
+          const answer = await ethWithTokens(s, proxy.url, ['USDT-ERC20', 'DAI-NODEC']);
+          assert.deepEqual(tokenBalances(answer.body.result), { 'USDT-ERC20': USDT, 'DAI-NODEC': DAI });
+          assert.deepEqual({ ...proxy.stats().byMethod, requests: proxy.stats().httpRequests }, { eth_blockNumber: 1, eth_call: 1, requests: 1 });
+        } finally {
+          await s.stop();
+        }
+      }
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  test('legacy enable of ETH and of an ERC20 without decimals: same answers on every path; my_balance does not re-read the decimals', async () => {
     const m = await stackOn(withContract);
     const b = await stackOn(bare);
+    const p = await stackOn(bare, {}, { refuseCallsWithoutTo: true });
     try {
       for (const coin of ['ETH', 'DAI-NODEC']) {
         const viaContract = await legacyEnable(m.s, m.proxy.url, coin);
         assert.equal(viaContract.body.result, 'success', JSON.stringify(viaContract.body));
         assert.deepEqual((await legacyEnable(b.s, b.proxy.url, coin)).body, viaContract.body);
+        assert.deepEqual((await legacyEnable(p.s, p.proxy.url, coin)).body, viaContract.body);
       }
-      assert.deepEqual(m.proxy.stats().byMethod, { eth_blockNumber: 2, eth_getCode: 1, eth_call: 2 });
-      // An ERC20 on its own reads the native balance too, as before.
-      assert.deepEqual(b.proxy.stats().byMethod, { eth_blockNumber: 2, eth_getCode: 1, eth_call: 1 + 2, eth_getBalance: 2 });
+      // The first enable probes; the second, on a node known to have Multicall3, goes through aggregate3.
+      assert.deepEqual(m.proxy.stats().byMethod, { eth_blockNumber: 2, eth_call: 2 });
+      assert.equal(m.proxy.stats().callsWithoutTo, 1);
+      assert.deepEqual(b.proxy.stats().byMethod, { eth_blockNumber: 2, eth_call: 2 });
+      assert.equal(b.proxy.stats().callsWithoutTo, 2);
+      // Refused once, then plain calls: an ERC20 on its own reads the native balance too, as before.
+      assert.deepEqual(p.proxy.stats().byMethod, { eth_blockNumber: 2, eth_call: 1 + 2, eth_getBalance: 2 });
       b.proxy.reset();
       const balance = await b.s.legacy('my_balance', { coin: 'DAI-NODEC' });
-      assert.equal(balance.body.balance, '5.000000000000000001');
-      assert.deepEqual(b.proxy.stats().byMethod, { eth_blockNumber: 1, eth_getBalance: 1, eth_call: 1 }); // balanceOf only, no decimals
+      assert.equal(balance.body.balance, DAI);
+      assert.deepEqual(b.proxy.stats().byMethod, { eth_blockNumber: 1, eth_call: 1 }); // native and balanceOf, no decimals
     } finally {
       await m.stop();
       await b.stop();
+      await p.stop();
     }
   });
 
-  test('HD scan at gap 20: balances in one aggregate3, nonces batched beside it; the same account without the contract', async () => {
+  test('a fresh HD wallet at gap 20: every balance in one deployless call, nonces beside it, one request; the same account on every path', async () => {
     const config = { enable_hd: true, passphrase: MNEMONIC };
     const m = await stackOn(withContract, config);
     const b = await stackOn(bare, config);
+    const p = await stackOn(bare, config, { refuseCallsWithoutTo: true });
     try {
       const viaContract = await ethWithTokens(m.s, m.proxy.url, ['USDT-ERC20', 'DAI-ERC20']);
       assert.equal(viaContract.status, 200, JSON.stringify(viaContract.body));
-      assert.deepEqual(m.proxy.stats().byMethod, { eth_blockNumber: 1, eth_getCode: 1, eth_getTransactionCount: 20, eth_call: 1 });
-      assert.equal(m.proxy.stats().httpRequests, 1);
-      const plain = await ethWithTokens(b.s, b.proxy.url, ['USDT-ERC20', 'DAI-ERC20']);
-      assert.deepEqual(plain.body.result.wallet_balance, viaContract.body.result.wallet_balance);
-      assert.deepEqual(b.proxy.stats().byMethod, { eth_blockNumber: 1, eth_getCode: 1, eth_getTransactionCount: 20, eth_call: 1 + 40, eth_getBalance: 20 });
+      for (const { s, proxy } of [b, p]) {
+        const other = await ethWithTokens(s, proxy.url, ['USDT-ERC20', 'DAI-ERC20']);
+        assert.deepEqual(other.body.result.wallet_balance, viaContract.body.result.wallet_balance);
+      }
+      for (const { proxy } of [m, b]) {
+        assert.deepEqual(proxy.stats().byMethod, { eth_blockNumber: 1, eth_getTransactionCount: 20, eth_call: 1 });
+        assert.equal(proxy.stats().httpRequests, 1);
+      }
+      assert.deepEqual(p.proxy.stats().byMethod, { eth_blockNumber: 1, eth_getTransactionCount: 20, eth_call: 1 + 40, eth_getBalance: 20 });
+      assert.equal(p.proxy.stats().httpRequests, 2);
     } finally {
       await m.stop();
       await b.stop();
+      await p.stop();
     }
   });
 
-  test('a token whose contract reverts, or has no code, fails the activation with the same error both ways', async () => {
+  test('a token whose contract reverts, or has no code, fails the activation with the same error on every path', async () => {
     const m = await stackOn(withContract);
     const b = await stackOn(bare);
+    const p = await stackOn(bare, {}, { refuseCallsWithoutTo: true });
     try {
       for (const token of ['REVERT-ERC20', 'NOCODE-ERC20']) {
-        const viaContract = await ethWithTokens(m.s, m.proxy.url, ['USDT-ERC20', token]);
-        assert.notEqual(viaContract.status, 200);
-        assert.match(JSON.stringify(viaContract.body), new RegExp(token === 'REVERT-ERC20' ? 'balanceOf\\(\\) failed' : 'no contract answers balanceOf'));
-        assert.deepEqual(await ethWithTokens(b.s, b.proxy.url, ['USDT-ERC20', token]), viaContract);
+        for (const known of [false, true]) {
+          const viaContract = await ethWithTokens(m.s, m.proxy.url, ['USDT-ERC20', token]);
+          assert.notEqual(viaContract.status, 200);
+          assert.match(JSON.stringify(viaContract.body), new RegExp(token === 'REVERT-ERC20' ? 'balanceOf\\(\\) failed' : 'no contract answers balanceOf'));
+          assert.deepEqual(await ethWithTokens(b.s, b.proxy.url, ['USDT-ERC20', token]), viaContract, `deployless, node known: ${known}`);
+          assert.deepEqual(await ethWithTokens(p.s, p.proxy.url, ['USDT-ERC20', token]), viaContract, `plain, node known: ${known}`);
+        }
         const legacy = await legacyEnable(m.s, m.proxy.url, token);
         assert.ok(legacy.body.error, JSON.stringify(legacy.body));
         assert.deepEqual(await legacyEnable(b.s, b.proxy.url, token), legacy);
+        assert.deepEqual(await legacyEnable(p.s, p.proxy.url, token), legacy);
       }
-      assert.deepEqual((await m.s.v2('get_enabled_coins')).body.result.coins, []);
-      assert.deepEqual((await b.s.v2('get_enabled_coins')).body.result.coins, []);
+      for (const { s } of [m, b, p]) assert.deepEqual((await s.v2('get_enabled_coins')).body.result.coins, []);
     } finally {
       await m.stop();
       await b.stop();
+      await p.stop();
     }
   });
 
-  test('multicall_address: a platform reads through its own contract; one that refuses aggregate3 falls back, same balance', async () => {
+  test('a node whose gas cap cuts a deployless call short: the rest in concurrent calls of the size it allowed, never the whole chunk again', async () => {
+    const config = { enable_hd: true, passphrase: MNEMONIC };
+    const b = await stackOn(bare, config);
+    const capped = await stackOn(bare, config, { callGasCap: 1_500_000 });
+    const starved = await stackOn(bare, config, { callGasCap: 300_000 });
+    try {
+      const full = await ethWithTokens(b.s, b.proxy.url, ['USDT-ERC20', 'DAI-ERC20']);
+      assert.equal(full.status, 200, JSON.stringify(full.body));
+      const cut = await ethWithTokens(capped.s, capped.proxy.url, ['USDT-ERC20', 'DAI-ERC20']);
+      assert.deepEqual(cut.body.result.wallet_balance, full.body.result.wallet_balance);
+      const { byMethod, httpRequests, callsWithoutTo } = capped.proxy.stats();
+      assert.equal(httpRequests, 2, 'the first call, then the rest at once');
+      assert.ok(callsWithoutTo > 2 && byMethod.eth_call === callsWithoutTo && byMethod.eth_getBalance === undefined, JSON.stringify(capped.proxy.stats()));
+      // A cap too low for a single read: the node answers no reads, so they are made as plain calls.
+      const plain = await ethWithTokens(starved.s, starved.proxy.url, ['USDT-ERC20', 'DAI-ERC20']);
+      assert.deepEqual(plain.body.result.wallet_balance, full.body.result.wallet_balance);
+      assert.deepEqual(starved.proxy.stats().byMethod, { eth_blockNumber: 1, eth_getTransactionCount: 20, eth_call: 1 + 40, eth_getBalance: 20 });
+      assert.equal(starved.proxy.stats().httpRequests, 2);
+    } finally {
+      await b.stop();
+      await capped.stop();
+      await starved.stop();
+    }
+  });
+
+  test('multicall_address: a platform\'s own Multicall3 is found by the first read and used after; one that refuses aggregate3 is read deployless', async () => {
     const b = await stackOn(bare);
     try {
       const own = await ethWithTokens(b.s, b.proxy.url, [], 'ETHM');
       assert.equal(own.status, 200, JSON.stringify(own.body));
-      assert.deepEqual(b.proxy.stats().byMethod, { eth_blockNumber: 1, eth_getCode: 1, eth_call: 1 });
+      await disable(b.s, 'ETHM');
       b.proxy.reset();
-      const refused = await ethWithTokens(b.s, b.proxy.url, [], 'ETHR');
-      assert.equal(refused.status, 200, JSON.stringify(refused.body));
-      assert.deepEqual(refused.body.result.eth_addresses_infos, own.body.result.eth_addresses_infos);
-      // The code is there but aggregate3 reverts: remembered as lacking, read with plain calls.
-      assert.deepEqual(b.proxy.stats().byMethod, { eth_blockNumber: 1, eth_getCode: 1, eth_call: 1, eth_getBalance: 1 });
+      assert.deepEqual((await ethWithTokens(b.s, b.proxy.url, [], 'ETHM')).body.result.eth_addresses_infos, own.body.result.eth_addresses_infos);
+      assert.deepEqual({ ...b.proxy.stats().byMethod, withoutTo: b.proxy.stats().callsWithoutTo }, { eth_blockNumber: 1, eth_call: 1, withoutTo: 0 }, 'aggregate3 at ETHM\'s contract');
+      for (let run = 0; run < 2; run++) {
+        b.proxy.reset();
+        const refused = await ethWithTokens(b.s, b.proxy.url, [], 'ETHR');
+        assert.equal(refused.status, 200, JSON.stringify(refused.body));
+        assert.deepEqual(refused.body.result.eth_addresses_infos, own.body.result.eth_addresses_infos);
+        // Code is there but aggregate3 reverts: the probe says so, and the node stays on the deployless read.
+        assert.deepEqual({ ...b.proxy.stats().byMethod, withoutTo: b.proxy.stats().callsWithoutTo }, { eth_blockNumber: 1, eth_call: 1, withoutTo: 1 });
+        await disable(b.s, 'ETHR');
+      }
     } finally {
       await b.stop();
     }

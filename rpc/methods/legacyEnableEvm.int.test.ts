@@ -130,12 +130,13 @@ describe('legacy enable: ETH and ERC20 against the devnet', () => {
     try {
       assertSuccess(await s.legacy('enable', enableBody('DAI-NODEC', { urls: [proxy.url] })), successBody('DAI-NODEC', '5.000000000000000001'));
       assert.equal(proxy.stats().httpRequests, 1);
-      // balanceOf + decimals in one aggregate3 (evmMulticall.int.test.ts shows them as plain calls)
-      assert.deepEqual(proxy.stats().byMethod, { eth_blockNumber: 1, eth_getCode: 1, eth_call: 1 });
+      // balanceOf + decimals in one deployless call (evmMulticall.int.test.ts shows the other paths)
+      assert.deepEqual(proxy.stats().byMethod, { eth_blockNumber: 1, eth_call: 1 });
       proxy.reset();
       const balance = await s.legacy('my_balance', { coin: 'DAI-NODEC' });
       assert.deepEqual(balance.body, { coin: 'DAI-NODEC', balance: '5.000000000000000001', unspendable_balance: '0', address: TEST_ADDRESS });
-      assert.deepEqual(proxy.stats().byMethod, { eth_blockNumber: 1, eth_call: 1 }); // the node is known to have the contract
+      assert.deepEqual(proxy.stats().byMethod, { eth_blockNumber: 1, eth_call: 1 }); // aggregate3: the first read found the contract
+      assert.equal(proxy.stats().callsWithoutTo, 0);
       assert.deepEqual(await enabled(s), [{ ticker: 'DAI-NODEC', address: TEST_ADDRESS }]);
     } finally {
       await s.stop();
