@@ -1,24 +1,36 @@
 /**
- * `npm run bench`: node calls, HTTP requests and wall time of `enable_eth_with_tokens` on four
- * paths, all through latency-injecting, counting proxies in front of one devnet: the multicall
- * (one `aggregate3` per 100 reads beside `eth_blockNumber`) on a node the service knows, the same on
- * a node it sees for the first time (a new proxy, so a new URL, per run: + `eth_getCode`), today's
- * plain batched calls (a second service whose contract address has no code), and the reference's
- * N + 2 sequential requests. Every run of every path must read the same, correct balances.
+ * `npm run bench`: node calls, HTTP requests and wall time of `enable_eth_with_tokens` on five
+ * paths, all through latency-injecting, counting proxies in front of one devnet:
+ *
+ * - multicall: the chain has Multicall3 and the service knows the node: one `aggregate3` per 100
+ *   reads beside `eth_blockNumber`;
+ * - first contact: the same chain, a node the service never saw (a new proxy, so a new URL, per
+ *   run): one deployless `eth_call` without `to` per 150 reads, its first read a probe of the
+ *   node's Multicall3;
+ * - deployless: a chain without Multicall3 (a second service whose ETH `multicall_address` has no
+ *   code), first contact each run (a new proxy per run): the same deployless call, whose probe
+ *   finds nothing;
+ * - plain: a node that refuses `eth_call` without `to` (a limited node in front of the same chain,
+ *   behind its own proxy), which the service learned in the warm-up: every value its own call, in
+ *   one JSON-RPC batch;
+ * - baseline: the reference's N + 2 sequential requests.
+ *
+ * Every run of every path must read the same, correct balances.
  *
  * Env: BENCH_LATENCY_MS (default 50), BENCH_BATCH_SIZE (default: the service's 100),
  * BENCH_RUNS (default 5). Prints a table, saves JSON under bench/results/. Exits non-zero only when
- * the run itself fails (setup, an RPC error, or the two paths reading different values); a missed
+ * the run itself fails (setup, an RPC error, or the paths reading different values); a missed
  * target is printed as MISSED.
  */
 import './silence.ts';
 import { performance } from 'node:perf_hooks';
 import { relative } from 'node:path';
 import { readBenchConfig, TOKEN_COUNTS, DEPLOYED_TOKENS } from './benchConfig.ts';
-import { startLatencyProxy } from '../devnet/index.ts';
+import { startLatencyProxy, type LatencyProxy } from '../devnet/index.ts';
+import type { Stack } from '../devnet/testing/stack.ts';
 import { analyzeRow, PATHS, type PathName, type Row } from './analysis.ts';
 import { startFixture, type BenchFixture, type BenchToken } from './fixture.ts';
-import { assertSameValues, measureBaseline, measureNodeBatch, measureNodeMulticall, measureOurs, type Measured, type Sample } from './measure.ts';
+import { assertSameValues, measureBaseline, measureNodeBatch, measureNodeDeployless, measureNodeMulticall, measureOurs, type Measured, type NodeAlone, type Sample } from './measure.ts';
 import { environment, saveResults } from './results.ts';
 import { renderReport } from './table.ts';
 
@@ -28,25 +40,28 @@ interface RawSamples {
   /** Diagnostic: the devnet answering the plain batch directly (see measureNodeBatch). */
   readonly plainNodeMs: number[];
   /** Diagnostic: the devnet answering the aggregate3 directly, and our encode/decode CPU. */
-  readonly multicall: { nodeMs: number; encodeMs: number; decodeMs: number }[];
+  readonly multicall: NodeAlone[];
+  /** Diagnostic: the devnet answering the first-contact deployless call directly, and our encode/decode CPU. */
+  readonly deployless: NodeAlone[];
 }
 
-/** The multicall path on a node never seen by the service: a new proxy (new URL) for this run only. */
-async function measureFirstContact(fixture: BenchFixture, tokens: readonly BenchToken[], latencyMs: number): Promise<Measured> {
-  const proxy = await startLatencyProxy({ target: fixture.devnet.url, latencyMs });
+/** `stack` reading through a node it never saw: a new proxy (new URL) in front of the devnet, for this run only. */
+async function measureFirstContact(fixture: BenchFixture, stack: Stack, tokens: readonly BenchToken[], latencyMs: number): Promise<Measured> {
+  const proxy: LatencyProxy = await startLatencyProxy({ target: fixture.devnet.url, latencyMs });
   try {
-    return await measureOurs(fixture.stack, proxy, tokens);
+    return await measureOurs(stack, proxy, tokens);
   } finally {
     await proxy.stop();
   }
 }
 
-/** One run of each path on `tokens`, one after another, values cross-checked across all four. */
+/** One run of each path on `tokens`, one after another, values cross-checked across all five. */
 async function measureAll(fixture: BenchFixture, tokens: readonly BenchToken[], latencyMs: number, label: string): Promise<Record<PathName, Sample>> {
   const measured: Record<PathName, Measured> = {
     multicall: await measureOurs(fixture.stack, fixture.proxy, tokens),
-    firstContact: await measureFirstContact(fixture, tokens, latencyMs),
-    plain: await measureOurs(fixture.plainStack, fixture.proxy, tokens),
+    firstContact: await measureFirstContact(fixture, fixture.stack, tokens, latencyMs),
+    deployless: await measureFirstContact(fixture, fixture.noMulticallStack, tokens, latencyMs),
+    plain: await measureOurs(fixture.stack, fixture.limitedProxy, tokens),
     baseline: await measureBaseline(fixture, tokens),
   };
   assertSameValues(Object.fromEntries(PATHS.map((p) => [p, measured[p].values])), tokens, label);
@@ -63,19 +78,21 @@ async function main(): Promise<void> {
     const { devnetMs, serviceMs, proxyMs } = fixture.startup;
     process.stdout.write(`  devnet ${devnetMs.toFixed(0)} ms, service ${serviceMs.toFixed(0)} ms, proxy ${proxyMs.toFixed(0)} ms\n`);
 
-    // Discarded warm-up at the largest N: first connections, lazy imports, JIT, and each service
-    // learning what the shared proxy's node has (so `multicall` and `plain` measure a known node).
+    // Discarded warm-up at the largest N: first connections, lazy imports, JIT, and the service
+    // learning its two known nodes (so `multicall` reads the shared proxy's node with aggregate3 and
+    // `plain` knows the limited node refuses calls without `to`).
     const warmup = await measureAll(fixture, fixture.tokens, config.latencyMs, 'warm-up');
 
     const raw: RawSamples[] = [];
     for (const n of TOKEN_COUNTS) {
       const tokens = fixture.tokens.slice(0, n);
-      const row: RawSamples = { n, samples: { multicall: [], firstContact: [], plain: [], baseline: [] }, plainNodeMs: [], multicall: [] };
+      const row: RawSamples = { n, samples: { multicall: [], firstContact: [], deployless: [], plain: [], baseline: [] }, plainNodeMs: [], multicall: [], deployless: [] };
       for (let run = 1; run <= config.runs; run++) {
         const samples = await measureAll(fixture, tokens, config.latencyMs, `N=${n} run ${run}`);
         for (const p of PATHS) row.samples[p].push(samples[p]);
         row.plainNodeMs.push(await measureNodeBatch(fixture, tokens));
         row.multicall.push(await measureNodeMulticall(fixture, tokens));
+        row.deployless.push(await measureNodeDeployless(fixture, tokens));
       }
       raw.push(row);
       process.stdout.write(`  N=${n}: ${config.runs} runs done\n`);

@@ -1,26 +1,33 @@
 /**
- * The bench's world: one devnet (with the multicall contract at the canonical address) with the
- * test wallet funded and DEPLOYED_TOKENS ERC20s minted to it, one latency proxy in front of it that
- * every measured path goes through, and two real services on random loopback ports: `stack` reads
- * through the multicall; `plainStack` is the same service whose ETH entry points `multicall_address`
- * at NO_CODE_ADDRESS, so after one remembered `eth_getCode` it reads with today's plain batched calls.
+ * The bench's world: one devnet (with Multicall3 at the canonical address) with the test wallet
+ * funded and DEPLOYED_TOKENS ERC20s minted to it, latency proxies in front of it that every measured
+ * path goes through, and two real services on random loopback ports:
  *
- * Why a second service on the same devnet rather than a second devnet without the contract: both
+ * - `stack`: the devnet's own coins file, so its ETH entry's `multicall_address` is the canonical
+ *   Multicall3. Through `proxy` its first read is deployless and finds the contract; later reads
+ *   go through `aggregate3`. Through `limitedProxy` (in front of `limitedNode`, which refuses every
+ *   `eth_call` without `to`) its first read is refused and it reads with plain batched calls.
+ * - `noMulticallStack`: the same service whose ETH entry points `multicall_address` at
+ *   NO_CODE_ADDRESS: a chain without Multicall3. Its probe finds nothing, so every read stays
+ *   deployless.
+ *
+ * Why a second service on the same devnet rather than a second devnet without the contract: all
  * paths then ask the same chain process, with the same state, tokens and proxy, so the only
  * difference measured is the client's read path (a second in-process chain would also compete for
- * the 2 cores while idle and differ in its own execution time).
+ * the 2 cores while idle and differ in its own execution time). The limited node is a thin filter
+ * in front of the same chain, not a second one.
  */
 import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { systemClock } from '../kernel/clock.ts';
-import { startEvmDevnet, startLatencyProxy, type EvmDevnet, type LatencyProxy } from '../devnet/index.ts';
+import { startEvmDevnet, startLatencyProxy, startLimitedNode, type EvmDevnet, type LatencyProxy } from '../devnet/index.ts';
 import { DEVNET_CHAIN_ID, TEST_ADDRESS, devnetCoins, startStack, type Stack } from '../devnet/testing/stack.ts';
 import { DEPLOYED_TOKENS, type BenchConfig } from './benchConfig.ts';
 
 /** The test wallet's native balance (wei); odd last digit so a rounding bug would show. */
 export const NATIVE_WEI = 1_234_500_000_000_000_001n;
 
-/** An address with no code on the devnet (checked at start): the plain path's `multicall_address`. */
+/** An address with no code on the devnet (checked at start): the `multicall_address` of a chain without Multicall3. */
 export const NO_CODE_ADDRESS = '0x00000000000000000000000000000000000c0DE0';
 
 const DECIMALS_CYCLE = [18, 6, 8, 0] as const;
@@ -41,16 +48,20 @@ export interface StartupTimings {
   readonly devnetMs: number;
   /** Temp config dir, event log, service listening (both services). */
   readonly serviceMs: number;
+  /** The limited node and both proxies. */
   readonly proxyMs: number;
 }
 
 export interface BenchFixture {
   readonly devnet: EvmDevnet;
-  /** Reads through the multicall contract. */
+  /** Its ETH entry's `multicall_address` is the devnet's Multicall3. */
   readonly stack: Stack;
-  /** Today's plain batched reads: its ETH entry's `multicall_address` has no code. */
-  readonly plainStack: Stack;
+  /** A chain without Multicall3: its ETH entry's `multicall_address` has no code. */
+  readonly noMulticallStack: Stack;
+  /** In front of the devnet. */
   readonly proxy: LatencyProxy;
+  /** In front of a node that refuses `eth_call` without `to` (the same chain). */
+  readonly limitedProxy: LatencyProxy;
   readonly tokens: readonly BenchToken[];
   readonly startup: StartupTimings;
   /** Stops service, proxy and devnet and removes the temp dir; safe after a partial failure. */
@@ -63,7 +74,7 @@ function tokenSpec(i: number): { symbol: string; decimals: number; amount: bigin
   return { symbol: `BT${String(i).padStart(3, '0')}`, decimals, amount: BigInt(i + 1) * 10n ** BigInt(decimals) + BigInt(i) };
 }
 
-/** Starts devnet, service and proxy (timing each), tearing down what started if a later step fails. */
+/** Starts devnet, services, limited node and proxies (timing each), tearing down what started if a later step fails. */
 export async function startFixture(config: BenchConfig): Promise<BenchFixture> {
   const specs = Array.from({ length: DEPLOYED_TOKENS }, (_, i) => tokenSpec(i));
   const stoppers: (() => Promise<void>)[] = [];
@@ -86,7 +97,8 @@ export async function startFixture(config: BenchConfig): Promise<BenchFixture> {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getCode', params: [NO_CODE_ADDRESS, 'latest'] }),
     });
     const { result: code } = (await answer.json()) as { result?: unknown };
-    if (code !== '0x') throw new Error(`${NO_CODE_ADDRESS} has code on the devnet; the plain path needs an empty address`);
+    if (code !== '0x') throw new Error(`${NO_CODE_ADDRESS} has code on the devnet; the chain without Multicall3 needs an empty address`);
+    if (devnet.multicall === undefined) throw new Error('the bench devnet has no Multicall3');
 
     t = performance.now();
     const service = async (coins?: readonly unknown[]) => {
@@ -103,7 +115,7 @@ export async function startFixture(config: BenchConfig): Promise<BenchFixture> {
       return started;
     };
     const stack = await service();
-    const plainStack = await service(
+    const noMulticallStack = await service(
       devnetCoins(devnet).map((entry) => ((entry as { coin?: string }).coin === 'ETH' ? { ...(entry as object), multicall_address: NO_CODE_ADDRESS } : entry)),
     );
     const serviceMs = performance.now() - t;
@@ -111,6 +123,10 @@ export async function startFixture(config: BenchConfig): Promise<BenchFixture> {
     t = performance.now();
     const proxy = await startLatencyProxy({ target: devnet.url, latencyMs: config.latencyMs });
     stoppers.push(() => proxy.stop());
+    const limitedNode = await startLimitedNode(devnet.request, { refuseCallsWithoutTo: true });
+    stoppers.push(() => limitedNode.stop());
+    const limitedProxy = await startLatencyProxy({ target: limitedNode.url, latencyMs: config.latencyMs });
+    stoppers.push(() => limitedProxy.stop());
     const proxyMs = performance.now() - t;
 
     const tokens = devnet.tokens.map((deployed, i) => ({
@@ -119,7 +135,7 @@ export async function startFixture(config: BenchConfig): Promise<BenchFixture> {
       decimals: deployed.decimals,
       amount: specs[i]!.amount,
     }));
-    return { devnet, stack, plainStack, proxy, tokens, startup: { devnetMs, serviceMs, proxyMs }, stop: stopAll };
+    return { devnet, stack, noMulticallStack, proxy, limitedProxy, tokens, startup: { devnetMs, serviceMs, proxyMs }, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

@@ -1,17 +1,19 @@
 /**
- * One measured sample of each path, with the values it read, so the bench can prove both paths
- * read the same (correct) chain state before it reports any timing.
+ * One measured sample of each path, with the values it read, so the bench can prove every path
+ * reads the same (correct) chain state before it reports any timing; and the diagnostics that
+ * post each path's calls straight to the devnet.
  */
 import { performance } from 'node:perf_hooks';
 import { Interface, parseUnits } from 'ethers';
 import type { LatencyProxy, LatencyProxyStats } from '../devnet/index.ts';
 import { TEST_ADDRESS, SWAP_CONTRACT, type Stack } from '../devnet/testing/stack.ts';
 import { aggregate3Call, decodeAggregate3, getEthBalanceCall } from '../infra/multicall/aggregate3.ts';
+import { DEPLOYLESS_CHUNK_READS, deploylessCall, deploylessReadCount, type DeploylessQuery } from '../infra/evm/multicall/deployless.ts';
 import type { BenchFixture, BenchToken } from './fixture.ts';
-import { NATIVE_WEI } from './fixture.ts';
+import { NATIVE_WEI, NO_CODE_ADDRESS } from './fixture.ts';
 import { readSequentially } from './sequentialBaseline.ts';
 
-/** What one path saw for one activation: its wall time and the node traffic the proxy counted. */
+/** What one path saw for one activation: its wall time and the node traffic the proxy counted (incl. calls without `to`). */
 export interface Sample extends LatencyProxyStats {
   readonly wallMs: number;
 }
@@ -57,7 +59,7 @@ export async function measureOurs(stack: Stack, proxy: LatencyProxy, tokens: rea
   return { sample: { wallMs, ...stats }, values: valuesFromResult(body.result, tokens) };
 }
 
-/** Baseline: the reference's N + 2 sequential single requests through the same proxy. */
+/** Baseline: the reference's N + 2 sequential single requests through the devnet's proxy. */
 export async function measureBaseline(fixture: BenchFixture, tokens: readonly BenchToken[]): Promise<Measured> {
   const { proxy, devnet } = fixture;
   proxy.reset();
@@ -70,8 +72,8 @@ export async function measureBaseline(fixture: BenchFixture, tokens: readonly Be
 const erc20 = new Interface(['function balanceOf(address owner) view returns (uint256)']);
 
 /**
- * Diagnostic, not a path under test: how long the devnet itself takes to answer the same N + 2
- * calls as one batch, posted straight to it (no proxy, no latency, not counted). Subtracted from
+ * Diagnostic, not a path under test: how long the devnet itself takes to answer the plain path's
+ * N + 2 calls as one batch, posted straight to it (no proxy, no latency, not counted). Subtracted from
  * ours' time beyond the round trip, it shows what the service itself adds.
  */
 export async function measureNodeBatch(fixture: BenchFixture, tokens: readonly BenchToken[]): Promise<number> {
@@ -107,6 +109,13 @@ function valuesFromResult(result: any, tokens: readonly BenchToken[]): ReadValue
   };
 }
 
+/** A diagnostic: the devnet answering a path's calls straight (ms), and our encode/decode CPU for them (ms). */
+export interface NodeAlone {
+  readonly nodeMs: number;
+  readonly encodeMs: number;
+  readonly decodeMs: number;
+}
+
 /**
  * Diagnostic, not a path under test: the multicall path's node work and client CPU, apart. The
  * devnet answering `[eth_blockNumber, aggregate3(getEthBalance + N balanceOf)]` posted straight to
@@ -114,7 +123,7 @@ function valuesFromResult(result: any, tokens: readonly BenchToken[]): ReadValue
  * decode its answer. Set beside {@link measureNodeBatch}, it shows whether a difference in wall
  * time is the node's execution (which a remote node pays on its side) or ours.
  */
-export async function measureNodeMulticall(fixture: BenchFixture, tokens: readonly BenchToken[]): Promise<{ nodeMs: number; encodeMs: number; decodeMs: number }> {
+export async function measureNodeMulticall(fixture: BenchFixture, tokens: readonly BenchToken[]): Promise<NodeAlone> {
   const multicall = fixture.devnet.multicall;
   if (multicall === undefined) throw new Error('the bench devnet has no multicall contract');
   const balanceOf = erc20.encodeFunctionData('balanceOf', [TEST_ADDRESS]);
@@ -134,6 +143,40 @@ export async function measureNodeMulticall(fixture: BenchFixture, tokens: readon
   const outcomes = decodeAggregate3(answers[1]?.result, items.length);
   const decodeMs = performance.now() - started;
   if (outcomes === undefined || outcomes.some((o) => !o.success)) throw new Error(`devnet answered aggregate3 wrongly: ${JSON.stringify(answers).slice(0, 300)}`);
+  return { nodeMs, encodeMs, decodeMs };
+}
+
+/**
+ * Diagnostic, not a path under test: the deployless path's node work and client CPU, apart, as
+ * {@link measureNodeMulticall} does for `aggregate3`: the devnet answering `[eth_blockNumber, the
+ * deployless eth_call(s)]` of a first contact on the chain without Multicall3 (probe of
+ * NO_CODE_ADDRESS, then the native balance and N `balanceOf`, in chunks of DEPLOYLESS_CHUNK_READS)
+ * posted straight to it, and the time our code takes to encode those calls and decode the answers.
+ */
+export async function measureNodeDeployless(fixture: BenchFixture, tokens: readonly BenchToken[]): Promise<NodeAlone> {
+  const query: DeploylessQuery = { probe: NO_CODE_ADDRESS, decimalsOf: [], owners: [TEST_ADDRESS], tokens: tokens.map((t) => t.contractAddress) };
+  const reads = deploylessReadCount(query);
+  const pieces = Array.from({ length: Math.ceil(reads / DEPLOYLESS_CHUNK_READS) }, (_, i) => ({ skip: i * DEPLOYLESS_CHUNK_READS, count: Math.min(DEPLOYLESS_CHUNK_READS, reads - i * DEPLOYLESS_CHUNK_READS) }));
+  let started = performance.now();
+  const calls = pieces.map(({ skip, count }) => deploylessCall(query, skip, count));
+  const encodeMs = performance.now() - started;
+  const batch = [
+    { jsonrpc: '2.0', id: 0, method: 'eth_blockNumber', params: [] },
+    ...calls.map((data, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'eth_call', params: [{ data }, 'latest'] })),
+  ];
+  started = performance.now();
+  const response = await fetch(fixture.devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+  const answers = (await response.json()) as { id?: unknown; result?: unknown }[];
+  const nodeMs = performance.now() - started;
+  started = performance.now();
+  const byId = new Map(answers.map((a) => [a.id, a]));
+  const outcomes = pieces.map(({ count }, i) => decodeAggregate3(byId.get(i + 1)?.result, count, true));
+  const decodeMs = performance.now() - started;
+  const flat = outcomes.flatMap((o) => o ?? []);
+  // The first outcome is the probe (of an address without code: not a Multicall3 answer); every balance read must succeed.
+  if (outcomes.some((o) => o === undefined) || flat.length !== reads || flat.slice(1).some((o) => !o.success)) {
+    throw new Error(`devnet answered the deployless call wrongly: ${JSON.stringify(answers).slice(0, 300)}`);
+  }
   return { nodeMs, encodeMs, decodeMs };
 }
 
