@@ -65,7 +65,7 @@ export function wireName(kind: WireNameKind, name: string, style: WireNames): st
  * Every name accepted on input for the neutral `names` of `kind`: each neutral name followed by its
  * reference names (for schemas).
  */
-export function acceptedNames<const N extends string>(kind: WireNameKind, names: readonly N[]): string[] {
+export function acceptedNames(kind: WireNameKind, names: readonly string[]): string[] {
   return names.flatMap((name) => [name, ...rows.filter((row) => row.kind === kind && row.neutral === name).map((row) => row.reference)]);
 }
 
