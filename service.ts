@@ -170,11 +170,18 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const auth = new AuthGuard({ rpcPassword: config.rpcPassword.reveal(), clock });
     // coin_status shows a station's price from the same KV values (`gasPrice`, refreshed while active).
     const settings = new CoinSettingsService({ registry, enabledCoins, statuses: coinStatuses, gasPrice: (owner) => coinStatuses.get(owner)?.gasPrice });
-    const tables = buildMethodTables(service, tasks, settings);
+    const tables = buildMethodTables(service, tasks, settings, config.wireNames);
     metrics.knowMethods([...Object.keys(tables.methods), ...Object.keys(tables.legacyMethods)]);
     const dispatcher = createDispatcher({ ...tables, auth, onAnswered: (method, status) => metrics.rpcAnswered(method, status) });
     const streaming = config.eventStreaming;
-    const streams = new StreamHub({ log, tasks: streamTasks, clock, heartbeatMs: streaming.heartbeatMs, maxBufferedBytes: streaming.maxBufferedBytes });
+    const streams = new StreamHub({
+      log,
+      tasks: streamTasks,
+      clock,
+      heartbeatMs: streaming.heartbeatMs,
+      maxBufferedBytes: streaming.maxBufferedBytes,
+      wireNames: config.wireNames,
+    });
     streamHub = streams;
     const routes = [
       streamRoute({ hub: streams, auth, corsOrigin: streaming.corsOrigin, lastSeq: () => log.lastSeq, log: consoleLog }),

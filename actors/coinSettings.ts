@@ -5,12 +5,13 @@
 import type { CoinEntry } from '../spec/coins.ts';
 import type { CoinSettings, GasStationSetting } from '../spec/coinSettings.ts';
 import { urlLabel } from '../kernel/urlLabel.ts';
+import { REQUEST_DEFAULTS } from '../spec/requestDefaults.ts';
 import type { ActivationPlan, PlannedSettings } from '../machines/activation.types.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { GasStationSpec, NftIndexerSpec } from './ports/chainFamily.ts';
 
 /** Confirmations when neither the request nor the coins entry gives any (spec 8). @default 3 */
-export const DEFAULT_REQUIRED_CONFIRMATIONS = 3;
+export const DEFAULT_REQUIRED_CONFIRMATIONS: number = REQUEST_DEFAULTS.required_confirmations;
 
 /** What a request says about the settings (every field optional: absent falls back). */
 export interface SettingsRequest {

@@ -60,9 +60,9 @@ describe('HD request resolution', () => {
       requireSingleAddressScan(ETH, request, SingleAddressKey.Hardware);
     }
     const refused: [object, RegExp][] = [
-      [{ scanPolicy: 'scan' }, /^scan_policy "scan" asks for an address scan of ETH/],
-      [{ gapLimit: 5 }, /^gap_limit 5 asks/],
-      [{ minAddressesNumber: 2 }, /^min_addresses_number 2 asks/],
+      [{ scanPolicy: 'scan' }, /^params\.scan_policy "scan": an Iguana key \(enable_hd false\) has one address per coin \(ETH\), with no address scan, so it would have no effect; leave it out \(or give its default, "scan_if_new_wallet"\), or set enable_hd/],
+      [{ gapLimit: 5 }, /^params\.gap_limit 5: .* leave it out \(or give its default, 20\)/],
+      [{ minAddressesNumber: 2 }, /^params\.min_addresses_number 2: .* leave it out, or set enable_hd/],
     ];
     for (const [request, message] of refused) {
       assert.throws(() => requireSingleAddressScan(ETH, request, SingleAddressKey.Iguana), (e) => isActivationError(e) && e.errorType === 'UnexpectedDerivationMethod' && message.test(e.message));

@@ -7,6 +7,7 @@ import type { CoinEntry } from '../spec/coins.ts';
 import type { HdScanPlan } from '../machines/activation.types.ts';
 import { ScanPolicy } from './hdScan.ts';
 import { ErrorType, errorSentence, invalidRequest } from '../spec/errors.ts';
+import { REQUEST_DEFAULTS, withoutEffectMessage, type FieldWithoutEffect } from '../spec/requestDefaults.ts';
 
 /** `path_to_address`: the parts, or a full `derivation_path`. */
 export interface AddressPathRequest {
@@ -23,9 +24,6 @@ export interface HdRequest {
   readonly scanPolicy?: ScanPolicy;
   readonly minAddressesNumber?: number;
 }
-
-/** The reference's default gap limit. */
-export const DEFAULT_GAP_LIMIT = 20;
 
 /** The enabled address's account, chain and index; a full path must lie under the coin's. */
 export function resolveAddressPath(entry: CoinEntry, request: AddressPathRequest | undefined): { accountId: number; chain: 'External' | 'Internal'; addressId: number } {
@@ -83,28 +81,24 @@ export function requireSingleAddressPath(entry: CoinEntry, request: AddressPathR
 
 /**
  * The scan fields (`gap_limit`, `scan_policy`, `min_addresses_number`) where the key has one
- * address, by the rule of `requireSingleAddressPath`: what a one-address key already does is
- * accepted (`gap_limit` 20, the reference's default; `scan_policy` other than `scan`;
- * `min_addresses_number` up to 1), anything else is refused rather than silently dropped.
+ * address, by the one rule of fields without effect (spec/requestDefaults.ts): their defaults are
+ * accepted, and so is what a one-address key already does (`scan_policy` `do_not_scan`,
+ * `min_addresses_number` up to 1); anything else is refused rather than silently dropped.
  */
 export function requireSingleAddressScan(entry: CoinEntry, request: HdRequest | undefined, key: SingleAddressKey): void {
-  const asked =
-    request?.scanPolicy === ScanPolicy.Scan
-      ? 'scan_policy "scan"'
-      : request?.gapLimit !== undefined && request.gapLimit !== DEFAULT_GAP_LIMIT
-        ? `gap_limit ${request.gapLimit}`
-        : request?.minAddressesNumber !== undefined && request.minAddressesNumber > 1
-          ? `min_addresses_number ${request.minAddressesNumber}`
-          : undefined;
-  if (asked === undefined) return;
-  const remedy = `leave gap_limit, scan_policy and min_addresses_number out`;
+  const fields: FieldWithoutEffect[] = [
+    { field: 'scan_policy', path: 'params.scan_policy', value: request?.scanPolicy, alsoNoOp: (v) => v === ScanPolicy.DoNotScan },
+    { field: 'gap_limit', path: 'params.gap_limit', value: request?.gapLimit },
+    { field: 'min_addresses_number', path: 'params.min_addresses_number', value: request?.minAddressesNumber, alsoNoOp: (v) => (v as number) <= 1 },
+  ];
   if (key === SingleAddressKey.Hardware) {
-    throw invalidRequest(`${asked} asks for an address scan of ${entry.coin}, but a hardware key is read at account 0, External, address 0 only: ${remedy}`);
+    const problem = withoutEffectMessage(fields, `a hardware key is read at account 0, External, address 0 of ${entry.coin} only, with no address scan`);
+    if (problem !== undefined) throw invalidRequest(problem);
+    return;
   }
-  throw errorSentence(
-    ErrorType.UnexpectedDerivationMethod,
-    `${asked} asks for an address scan of ${entry.coin}, but an Iguana key (enable_hd false) has one address per coin: ${remedy}, or set enable_hd to scan an HD account`,
-  );
+  const why = `an Iguana key (enable_hd false) has one address per coin (${entry.coin}), with no address scan`;
+  const problem = withoutEffectMessage(fields, why, 'set enable_hd to scan an HD account');
+  if (problem !== undefined) throw errorSentence(ErrorType.UnexpectedDerivationMethod, problem);
 }
 
 /**
@@ -116,7 +110,7 @@ export function resolveHdScan(entry: CoinEntry, request: HdRequest | undefined, 
   const recorded = known(path.accountId, path.chain);
   const policy = request?.scanPolicy ?? ScanPolicy.ScanIfNewWallet;
   const scan = policy === ScanPolicy.Scan || (policy === ScanPolicy.ScanIfNewWallet && recorded === undefined);
-  const gapLimit = request?.gapLimit ?? DEFAULT_GAP_LIMIT;
+  const gapLimit = request?.gapLimit ?? REQUEST_DEFAULTS.gap_limit;
   if (scan && gapLimit < 1) throw invalidRequest('params.gap_limit: must be at least 1 to scan');
   return {
     ...path,

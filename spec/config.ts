@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { compile } from './validate.ts';
+import { WireNames } from './wireNames.ts';
 
 /** Defaults applied when a key is absent. `dbdir` is resolved against the working directory. */
 export const NODE_CONFIG_DEFAULTS = {
@@ -136,6 +137,14 @@ export const NodeConfigFileSchema = Type.Object(
         description: 'an object {udp_host, udp_port, connect_timeout_s, pin_timeout_s, confirm_timeout_s}',
       },
     ),
+    /**
+     * The names task statuses are written in (docs/compatibility.md §17): the spec's, or the
+     * reference implementation's for its existing clients. @default 'neutral'
+     */
+    wire_names: Type.Union([Type.Literal(WireNames.Neutral), Type.Literal(WireNames.Reference)], {
+      default: WireNames.Neutral,
+      description: '"neutral" (the spec\'s names, the default) or "reference" (the reference implementation\'s names, e.g. WaitingForTrezorToConnect)',
+    }),
     /** `GET /metrics` (issue 15): `public: true` answers it without the RPC password. @default { public: false } */
     metrics: Type.Object(
       { public: Type.Boolean({ default: false }) },

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { compile } from './validate.ts';
 import { EnableEthWithTokensParams } from './enableEthWithTokens.ts';
+import { acceptedNames } from './wireNames.ts';
 
 const TaskId = Type.Integer({ minimum: 0 });
 
@@ -41,12 +42,28 @@ export const EnableEthTaskStatusResult = Type.Union([
 ]);
 export const enableEthTaskStatusResult = compile(EnableEthTaskStatusResult);
 
-/** `task::enable_eth::user_action` params (spec 4.3): the PIN as keypad positions 1–9. */
+/** The user actions a hardware task may be sent (spec 4.3; the reference's names in spec/wireNames.ts). */
+export const UserActionType = {
+  /** The device PIN (`TrezorPin` in the reference). */
+  HardwarePin: 'HardwarePin',
+  /** The reference's answer to a device's passphrase request: read, then refused (this service never asks for one). */
+  TrezorPassphrase: 'TrezorPassphrase',
+} as const;
+
+/**
+ * `task::enable_eth::user_action` params (spec 4.3): the PIN as keypad positions 1–9, under
+ * `HardwarePin` or the reference's `TrezorPin` (the method requires it there); or the
+ * reference's `TrezorPassphrase` with its `passphrase`, which the method refuses by name. One
+ * object rather than a union, so that a malformed PIN is reported as `params.user_action.pin`.
+ */
 export const EnableEthTaskUserActionParams = Type.Object({
   task_id: TaskId,
   user_action: Type.Object({
-    action_type: Type.Literal('HardwarePin'),
-    pin: Type.String({ pattern: '^[1-9]+$', maxLength: 50 }),
+    action_type: Type.Union(
+      [...acceptedNames('userAction', [UserActionType.HardwarePin]), UserActionType.TrezorPassphrase].map((name) => Type.Literal(name)),
+    ),
+    pin: Type.Optional(Type.String({ pattern: '^[1-9]+$', maxLength: 50 })),
+    passphrase: Type.Optional(Type.String()),
   }),
 });
 export const enableEthTaskUserActionParams = compile(EnableEthTaskUserActionParams);

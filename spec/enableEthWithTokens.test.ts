@@ -18,7 +18,7 @@ describe('enable_eth_with_tokens / task::enable_eth::init params (spec 4.1, 4.5)
   test('a union error names the field and what was expected, not just "union value"', () => {
     assert.deepEqual(enableEthWithTokensParams.decode({ ...base, priv_key_policy: { type: 'Nope' } }), {
       ok: false,
-      problem: { field: 'priv_key_policy.type', message: "Expected 'ContextPrivKey' or 'RemoteWallet' or 'BrowserWallet' or 'Hardware'" },
+      problem: { field: 'priv_key_policy.type', message: "Expected 'ContextPrivKey' or 'RemoteWallet' or 'WalletConnect' or 'BrowserWallet' or 'Metamask' or 'Hardware' or 'Trezor'" },
     });
     assert.deepEqual(enableEthWithTokensParams.decode({ ...base, path_to_address: { chain: 'Up' } }), {
       ok: false,

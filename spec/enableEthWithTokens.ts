@@ -1,6 +1,12 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { compile } from './validate.ts';
 import { NftProvider, NftsInfos } from './nft.ts';
+import { PrivKeyPolicy } from './privKeyPolicy.ts';
+import { ProxyFlagFields } from './proxyFlag.ts';
+import { REQUEST_DEFAULTS } from './requestDefaults.ts';
+import { acceptedNames } from './wireNames.ts';
+
+export { PrivKeyPolicy, PrivKeyPolicyType } from './privKeyPolicy.ts';
 
 /** A field a client may also send as `null`, which means the same as leaving it out (as the reference reads it). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -14,11 +20,11 @@ export const SwapContractFields = {
   fallback_swap_contract: Type.Optional(Nullable(Type.String())),
 };
 
-/** spec 2.2 CoinNode. */
+/** spec 2.2 CoinNode; the proxy flag also under the reference's names (`komodo_proxy`, `gui_auth`). */
 export const CoinNode = Type.Object({
   url: Type.String({ minLength: 1 }),
   ws_url: Type.Optional(Type.String()),
-  gateway_proxy: Type.Optional(Type.Boolean()),
+  ...ProxyFlagFields,
 });
 
 /** spec 2.2 TokensRequest. */
@@ -26,21 +32,6 @@ export const TokensRequest = Type.Object({
   ticker: Type.String({ minLength: 1 }),
   required_confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
 });
-
-/**
- * spec 2.2 PrivKeyPolicy; a bare string is accepted as `{"type": <string>}` (docs/compatibility.md §7).
- * `data` belongs to `RemoteWallet` only: the method refuses it with any other type.
- */
-export const PrivKeyPolicyType = Type.Union([
-  Type.Literal('ContextPrivKey'),
-  Type.Literal('RemoteWallet'),
-  Type.Literal('BrowserWallet'),
-  Type.Literal('Hardware'),
-]);
-export const PrivKeyPolicy = Type.Union([
-  PrivKeyPolicyType,
-  Type.Object({ type: PrivKeyPolicyType, data: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])) }),
-]);
 
 /** spec 2.2 AddressPath: the parts, or a full `derivation_path`. */
 export const AddressPath = Type.Object({
@@ -65,18 +56,18 @@ export const EnableEthWithTokensParams = Type.Object({
     }),
   ),
   gas_station_url: Type.Optional(Type.String()),
-  // No default here: given without gas_station_url it is refused; the default (8) applies with one.
+  // No default here: given without gas_station_url only its default (8) is accepted (requestDefaults.ts).
   gas_station_decimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 36 })),
   gas_station_policy: Type.Optional(
     Type.Object({ policy: Type.Union([Type.Literal('MeanAverageFast'), Type.Literal('Average')], { default: 'MeanAverageFast' }) }),
   ),
-  get_balances: Type.Boolean({ default: true }),
+  get_balances: Type.Boolean({ default: REQUEST_DEFAULTS.get_balances }),
   mm2: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])),
-  tx_history: Type.Boolean({ default: false }),
+  tx_history: Type.Boolean({ default: REQUEST_DEFAULTS.tx_history }),
   // No defaults here: an absent value falls back to the coins entry, then to the spec's default (3, false).
   required_confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
   requires_notarization: Type.Optional(Type.Boolean()),
-  rpc_mode: Type.Union([Type.Literal('Default'), Type.Literal('BrowserWallet')], { default: 'Default' }),
+  rpc_mode: Type.Union(acceptedNames('rpcMode', ['Default', 'BrowserWallet']).map((mode) => Type.Literal(mode)), { default: REQUEST_DEFAULTS.rpc_mode }),
   priv_key_policy: Type.Optional(PrivKeyPolicy),
   // Non-HD EVM platforms only (the family refuses it elsewhere, naming the field).
   nft_req: Type.Optional(NftProvider),

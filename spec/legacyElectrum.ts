@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { compile } from './validate.ts';
+import { REQUEST_DEFAULTS } from './requestDefaults.ts';
 import { AddressPath, Nullable, SwapContractFields } from './enableEthWithTokens.ts';
 
 /** spec 2.2 ActivationServers: `host:port` and its transport (default `TCP`, docs/compatibility.md §9). */
@@ -48,7 +49,7 @@ export const LegacyElectrumParams = Type.Object({
   ...SwapContractFields,
   address_format: Type.Optional(AddressFormatRequest),
   utxo_merge_params: Type.Optional(Nullable(UtxoMergeParams)),
-  tx_history: Type.Boolean({ default: false }),
+  tx_history: Type.Boolean({ default: REQUEST_DEFAULTS.tx_history }),
   /** HD mode only: the address to enable. */
   path_to_address: Type.Optional(AddressPath),
 });

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { compile } from './validate.ts';
+import { REQUEST_DEFAULTS } from './requestDefaults.ts';
 import { AddressPath, Nullable, SwapContractFields } from './enableEthWithTokens.ts';
 import { AddressFormatRequest, UtxoMergeParams } from './legacyElectrum.ts';
 
@@ -9,7 +10,7 @@ export const LegacyEnableParams = Type.Object({
   urls: Type.Optional(Type.Array(Type.String())),
   ...SwapContractFields,
   gas_station_url: Type.Optional(Type.String()),
-  // No default here: given without gas_station_url it is refused; the default (8) applies with one.
+  // No default here: given without gas_station_url only its default (8) is accepted (requestDefaults.ts).
   gas_station_decimals: Type.Optional(Type.Integer({ minimum: 0, maximum: 36 })),
   gas_station_policy: Type.Optional(
     Type.Object({ policy: Type.Union([Type.Literal('MeanAverageFast'), Type.Literal('Average')], { default: 'MeanAverageFast' }) }),
@@ -18,7 +19,7 @@ export const LegacyEnableParams = Type.Object({
   // No defaults here: an absent value falls back to the coins file, then to the spec's default.
   required_confirmations: Type.Optional(Type.Integer({ minimum: 0 })),
   requires_notarization: Type.Optional(Type.Boolean()),
-  tx_history: Type.Boolean({ default: false }),
+  tx_history: Type.Boolean({ default: REQUEST_DEFAULTS.tx_history }),
   /** Native UTXO daemons (as the reference reads it): validated, then refused (docs/compatibility.md §9). */
   utxo_merge_params: Type.Optional(Nullable(UtxoMergeParams)),
   /** UTXO coins only: replaces the coins entry's address format (an EVM coin refuses it). */

@@ -4,6 +4,8 @@
  * Token ids and amounts are exact decimal strings, never numbers.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { ProxyFlagFields } from './proxyFlag.ts';
+import { acceptedNames } from './wireNames.ts';
 
 /** A token id: a decimal integer without leading zeros (uint256 values exceed 2^53). */
 export const TOKEN_ID_PATTERN = '^(0|[1-9][0-9]*)$';
@@ -34,16 +36,16 @@ export type NftContractType = Static<typeof NftContractType>;
 const Chain = Type.Union(Object.values(NFT_CHAIN_BY_TICKER).map((c) => Type.Literal(c)));
 
 /**
- * spec 2.2 NftProvider (`nft_req`): the indexer's base URL (`http(s)://`, checked when planning so
- * that a refusal names its origin only) and, as the reference's proxy flag, whether its requests
- * carry the node's signed gateway-proxy payload.
+ * spec 2.2 NftProvider (`nft_req`), `type` `NftIndexer` or the reference's `Moralis`: the indexer's
+ * base URL (`http(s)://`, checked when planning so that a refusal names its origin only) and, as
+ * the reference's proxy flag (`komodo_proxy` there), whether its requests carry the node's signed
+ * gateway-proxy payload.
  */
 export const NftProvider = Type.Object({
-  type: Type.Literal('NftIndexer'),
+  type: Type.Union(acceptedNames('nftProvider', ['NftIndexer']).map((name) => Type.Literal(name))),
   info: Type.Object({
     url: Type.String({ minLength: 1 }),
-    /** Sign each request with the node's gateway-proxy identity (`X-Auth-Payload`). @default false */
-    gateway_proxy: Type.Optional(Type.Boolean()),
+    ...ProxyFlagFields,
   }),
 });
 

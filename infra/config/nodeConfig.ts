@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { EVENT_STREAMING_DEFAULTS, NodeConfigFileSchema, nodeConfigFileValidator, type NodeConfigFile } from '../../spec/config.ts';
 import type { SchemaProblem } from '../../spec/validate.ts';
+import type { WireNames } from '../../spec/wireNames.ts';
 import { ConfigError } from './configError.ts';
 import { deepFreeze } from './deepFreeze.ts';
 import { describePasswordViolations, passwordViolations } from './passwordPolicy.ts';
@@ -71,6 +72,8 @@ export interface NodeSettings {
   readonly eventStreaming: EventStreamingSettings;
   /** `metrics.public`: `GET /metrics` answers without the RPC password. @default false */
   readonly metrics: { readonly public: boolean };
+  /** `wire_names`: the names task statuses are written in on the RPC and `/event-stream`. @default 'neutral' */
+  readonly wireNames: WireNames;
   /** The inline `coins` array, when MM2.json has one (it then replaces the coins file). */
   readonly inlineCoins: readonly unknown[] | undefined;
   /** Keys this schema does not know, verbatim and frozen, for later features (`nats`, `node_id`, …). */
@@ -144,6 +147,7 @@ export function parseNodeSettings(value: unknown, label: string, cwd: string): N
     },
     eventStreaming: eventStreamingSettings(file.event_streaming_configuration, label),
     metrics: { public: file.metrics.public },
+    wireNames: file.wire_names,
     inlineCoins: file.coins,
     extras: deepFreeze(extras),
   };

@@ -9,40 +9,42 @@ import type { AddressPathRequest, HdRequest } from '../../actors/hdPlan.ts';
 import type { Static } from '@sinclair/typebox';
 import type { ActivationService } from '../../actors/activationService.ts';
 import { ActivationVia, KeyPolicy, type SwapV2Contracts } from '../../machines/activation.types.ts';
+import { PolicyType, readPrivKeyPolicy } from '../../spec/privKeyPolicy.ts';
+import { readProxyFlag } from '../../spec/proxyFlag.ts';
+import { REQUEST_DEFAULTS, withoutEffectMessage } from '../../spec/requestDefaults.ts';
+import { describeName, neutralName } from '../../spec/wireNames.ts';
 import { renderActivationResult } from '../../spec/render/activationResult.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
 import { admitActivation } from './rawActivationRequest.ts';
 
-/** Wire params → domain command. Policies this native build cannot serve are `InvalidRequest`. */
+/**
+ * Wire params → domain command, the reference's names read as the spec's (spec/wireNames.ts).
+ * Policies this native build cannot serve are `InvalidRequest`.
+ */
 export function toPlatformCommand(params: EnableEthWithTokensParams, via: PlatformActivationCommand['via']): PlatformActivationCommand {
-  if (params.rpc_mode === 'BrowserWallet') {
-    throw invalidRequest('params.rpc_mode: BrowserWallet is only available on WebAssembly builds; use Default');
+  if (neutralName('rpcMode', params.rpc_mode) === 'BrowserWallet') {
+    throw invalidRequest(`params.rpc_mode: ${describeName('rpcMode', params.rpc_mode)} is only available on WebAssembly builds; use Default`);
   }
-  const policy = typeof params.priv_key_policy === 'string' ? params.priv_key_policy : params.priv_key_policy?.type;
-  if (policy === 'BrowserWallet') {
-    throw invalidRequest('params.priv_key_policy: BrowserWallet is only available on WebAssembly builds');
-  }
-  if (typeof params.priv_key_policy === 'object' && params.priv_key_policy.data !== undefined && policy !== 'RemoteWallet') {
-    // spec 2.2: `data` is the session topic of a remote wallet, and nothing else has one.
-    throw invalidRequest(`params.priv_key_policy.data: only the RemoteWallet policy takes data (a remote-wallet session topic); remove it for ${policy}`);
+  const policy = readPrivKeyPolicy(params.priv_key_policy, 'params.priv_key_policy');
+  if (policy.type === PolicyType.BrowserWallet) {
+    throw invalidRequest(`params.priv_key_policy: ${policy.spoken} is only available on WebAssembly builds`);
   }
   return {
     kind: CommandKind.Platform,
     ticker: params.ticker,
     via,
-    nodes: params.nodes.map((n) => ({
-      url: n.url,
-      ...(n.ws_url === undefined ? {} : { wsUrl: n.ws_url }),
-      ...(n.gateway_proxy === undefined ? {} : { gatewayProxy: n.gateway_proxy }),
-    })),
+    nodes: params.nodes.map((n, index) => {
+      const gatewayProxy = readProxyFlag(n, `params.nodes[${index}]`);
+      return { url: n.url, ...(n.ws_url === undefined ? {} : { wsUrl: n.ws_url }), ...(gatewayProxy === undefined ? {} : { gatewayProxy }) };
+    }),
     tokens: params.erc20_tokens_requests.map((t) => ({
       ticker: t.ticker,
       ...(t.required_confirmations === undefined ? {} : { requiredConfirmations: t.required_confirmations }),
     })),
     getBalances: params.get_balances,
-    keyPolicy: policy ?? KeyPolicy.ContextPrivKey,
+    keyPolicy: policy.type,
     ...toSwapContracts(params),
-    ...(params.nft_req === undefined ? {} : { nft: { url: params.nft_req.info.url, gatewayProxy: params.nft_req.info.gateway_proxy ?? false } }),
+    ...(params.nft_req === undefined ? {} : { nft: { url: params.nft_req.info.url, gatewayProxy: readProxyFlag(params.nft_req.info, 'params.nft_req.info') ?? false } }),
     ...(params.mm2 === undefined ? {} : { mm2: params.mm2 }),
     hd: toHdRequest(params),
     ...toGasStation(params, 'params.'),
@@ -51,13 +53,10 @@ export function toPlatformCommand(params: EnableEthWithTokensParams, via: Platfo
   };
 }
 
-/** Decimals of a gas station's numbers when the request gives none (spec 4.1, 4.7, 8). @default 8 */
-const GAS_STATION_DECIMALS = 8;
-
 /**
  * The gas station fields in domain form, one rule for every method (`fieldPrefix`: `params.` for
- * v2). `gas_station_decimals` or `gas_station_policy` without `gas_station_url` would have no
- * effect, so they are refused.
+ * v2). Without `gas_station_url`, `gas_station_decimals` and `gas_station_policy` have no effect:
+ * at their defaults they are accepted, other values refused (spec/requestDefaults.ts).
  */
 export function toGasStation(
   params: {
@@ -68,15 +67,22 @@ export function toGasStation(
   fieldPrefix: string,
 ): { gasStation?: GasStationSpec } {
   if (params.gas_station_url === undefined) {
-    const orphan = params.gas_station_decimals !== undefined ? 'gas_station_decimals' : params.gas_station_policy !== undefined ? 'gas_station_policy' : undefined;
-    if (orphan !== undefined) throw invalidRequest(`${fieldPrefix}${orphan}: given without ${fieldPrefix}gas_station_url, it would have no effect; add the station's URL or leave it out`);
+    const problem = withoutEffectMessage(
+      [
+        { field: 'gas_station_decimals', path: `${fieldPrefix}gas_station_decimals`, value: params.gas_station_decimals },
+        { field: 'gas_station_policy', path: `${fieldPrefix}gas_station_policy`, value: params.gas_station_policy },
+      ],
+      `given without ${fieldPrefix}gas_station_url`,
+      "add the station's URL",
+    );
+    if (problem !== undefined) throw invalidRequest(problem);
     return {};
   }
   return {
     gasStation: {
       url: params.gas_station_url,
-      decimals: params.gas_station_decimals ?? GAS_STATION_DECIMALS,
-      policy: params.gas_station_policy?.policy ?? 'MeanAverageFast',
+      decimals: params.gas_station_decimals ?? REQUEST_DEFAULTS.gas_station_decimals,
+      policy: params.gas_station_policy?.policy ?? REQUEST_DEFAULTS.gas_station_policy.policy,
     },
   };
 }

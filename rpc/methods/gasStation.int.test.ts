@@ -157,8 +157,8 @@ describe('gas station: v2 activation', () => {
     try {
       const cases: [string, Record<string, unknown>, string][] = [
         ['a wss station', { gas_station_url: 'wss://station.example/SECRET' }, 'params.gas_station_url wss://station.example: expected an http:// or https:// URL'],
-        ['decimals alone', { gas_station_decimals: 9 }, 'params.gas_station_decimals: given without params.gas_station_url, it would have no effect; add the station\'s URL or leave it out'],
-        ['policy alone', { gas_station_policy: { policy: 'Average' } }, 'params.gas_station_policy: given without params.gas_station_url, it would have no effect; add the station\'s URL or leave it out'],
+        ['decimals alone', { gas_station_decimals: 9 }, 'params.gas_station_decimals 9: given without params.gas_station_url, so it would have no effect; leave it out (or give its default, 8), or add the station\'s URL'],
+        ['policy alone', { gas_station_policy: { policy: 'Average' } }, 'params.gas_station_policy {"policy":"Average"}: given without params.gas_station_url, so it would have no effect; leave it out (or give its default, {"policy":"MeanAverageFast"}), or add the station\'s URL'],
       ];
       for (const [name, fields, message] of cases) {
         const { status, body } = await h.s.v2('enable_eth_with_tokens', enableEthParams(h.s, [], fields));
@@ -166,7 +166,7 @@ describe('gas station: v2 activation', () => {
         assert.deepEqual([body.error_type, body.error_data], ['InvalidRequest', message], name);
       }
       const legacy = await h.s.legacy('enable', { coin: 'ETH', urls: [devnet.url], swap_contract_address: SWAP_CONTRACT, gas_station_decimals: 9 });
-      assert.deepEqual(legacy.body, { error: "gas_station_decimals: given without gas_station_url, it would have no effect; add the station's URL or leave it out" });
+      assert.deepEqual(legacy.body, { error: "gas_station_decimals 9: given without gas_station_url, so it would have no effect; leave it out (or give its default, 8), or add the station's URL" });
       const utxo = await h.s.legacy('enable', { coin: 'KMD', gas_station_url: h.station.url });
       assert.deepEqual(utxo.body, { error: 'gas_station_url: KMD is a UTXO coin, whose fees no gas station prices; gas stations apply to EVM coins' });
       assert.equal(h.station.hits(), 0);

@@ -4,20 +4,25 @@ import type { CoinSettingsService } from '../../actors/coinSettingsService.ts';
 import { coinSettingsMethods } from './coinSettings.ts';
 import { enableEthTaskMethods } from './enableEthTask.ts';
 import type { MethodTable } from '../methods.ts';
+import { WireNames } from '../../spec/wireNames.ts';
 import { disableCoinMethod, getEnabledCoinsLegacyMethod, getEnabledCoinsV2Method, myBalanceMethod } from './coinMethods.ts';
 import { enableEthWithTokensMethod } from './enableEthWithTokens.ts';
 import { legacyEnableMethod } from './legacyEnable.ts';
 import { legacyElectrumMethod } from './legacyElectrum.ts';
 
-/** The service's method tables: `methods` by name, plus legacy forms of names that are also v2. */
+/**
+ * The service's method tables: `methods` by name, plus legacy forms of names that are also v2.
+ * `wireNames`: the names task statuses are written in (MM2.json `wire_names`). @default neutral
+ */
 export function buildMethodTables(
   service: ActivationService,
   tasks: EnableEthTasks,
   settings: CoinSettingsService,
+  wireNames: WireNames = WireNames.Neutral,
 ): { methods: MethodTable; legacyMethods: MethodTable } {
   return {
     methods: {
-      ...enableEthTaskMethods(tasks, service),
+      ...enableEthTaskMethods(tasks, service, wireNames),
       enable_eth_with_tokens: enableEthWithTokensMethod(service),
       get_enabled_coins: getEnabledCoinsV2Method(service),
       disable_coin: disableCoinMethod(service),

@@ -7,6 +7,7 @@ import type { EventLog } from '../../events/log/eventLog.ts';
 import { StreamHub, type StreamSelection } from './streamHub.ts';
 import { TaskDirectory } from './taskDirectory.ts';
 import type { SseSink } from './streamConnection.ts';
+import { WireNames } from '../../spec/wireNames.ts';
 
 /** An in-memory log; `duringRead` runs after the first event a read yields (to race a replay). */
 class MemoryLog implements EventLog {
@@ -76,10 +77,10 @@ class FakeSink extends EventEmitter implements SseSink {
 const session = (n: number): DomainEvent => ({ type: 'SessionStarted', data: { sessionId: `s${n}`, version: '1', derivationMethod: 'Iguana' } });
 const everything: StreamSelection = { kind: 'events', filter: { coins: new Set(), tasks: new Set(), types: new Set() } };
 
-function hubOver(log: MemoryLog, clock = new ManualClock(), maxBufferedBytes = 1_000_000) {
+function hubOver(log: MemoryLog, clock = new ManualClock(), maxBufferedBytes = 1_000_000, wireNames?: WireNames) {
   const tasks = new TaskDirectory();
   for (const e of log.events) tasks.apply(e);
-  return new StreamHub({ log, tasks, clock, heartbeatMs: 15_000, maxBufferedBytes });
+  return new StreamHub({ log, tasks, clock, heartbeatMs: 15_000, maxBufferedBytes, ...(wireNames === undefined ? {} : { wireNames }) });
 }
 
 describe('StreamHub', () => {
@@ -148,5 +149,24 @@ describe('StreamHub', () => {
     assert.deepEqual(one.ids(), [2]);
     assert.equal(one.written[1], 'id: 2\ndata: {"_type":"TASK:0","message":{"status":"InProgress","details":"ActivatingCoin"}}\n\n');
     assert.deepEqual(two.ids(), []);
+  });
+
+  it('given wire_names reference, then /event-stream frames name the hardware steps as the reference does, while /events keeps the log\'s neutral names', async () => {
+    const log = new MemoryLog();
+    const hub = hubOver(log, new ManualClock(), 1_000_000, WireNames.Reference);
+    const [tasks, events] = [new FakeSink(), new FakeSink()];
+    await hub.open(tasks, { kind: 'tasks', clientId: 3 }, undefined, {});
+    await hub.open(events, { kind: 'events', filter: { coins: new Set(), tasks: new Set(), types: new Set() } }, undefined, {});
+    log.appendNow('task.0', { type: 'TaskCreated', data: { taskId: 0, ticker: 'ETH', tokens: [], keyPolicy: 'Hardware', getBalances: true, clientId: 3 } });
+    log.appendNow('task.0', { type: 'TaskProgressed', data: { taskId: 0, status: 'InProgress', details: 'WaitingForHardwareToConnect' } });
+    log.appendNow('task.0', { type: 'TaskProgressed', data: { taskId: 0, status: 'UserActionRequired', details: 'EnterHardwarePin' } });
+    assert.deepEqual(tasks.written.slice(1), [
+      'id: 2\ndata: {"_type":"TASK:0","message":{"status":"InProgress","details":"WaitingForTrezorToConnect"}}\n\n',
+      'id: 3\ndata: {"_type":"TASK:0","message":{"status":"UserActionRequired","details":"EnterTrezorPin"}}\n\n',
+    ]);
+    const domain = events.written.slice(1).join('');
+    assert.match(domain, /"details":"WaitingForHardwareToConnect"/);
+    assert.match(domain, /"details":"EnterHardwarePin"/);
+    assert.doesNotMatch(domain, /Trezor/);
   });
 });

@@ -8,6 +8,7 @@ import type { StoredEvent } from '../../spec/events.ts';
 import type { EventLog } from '../../events/log/eventLog.ts';
 import { nextTaskRecord, taskIdOf } from '../../events/projections/taskReducer.ts';
 import { renderTaskStatus } from '../../spec/render/taskStatus.ts';
+import { WireNames } from '../../spec/wireNames.ts';
 import { eventPasses, type EventFilter } from './eventFilter.ts';
 import { ControlFrame, domainEventFrame, taskStatusFrame } from './sseFrames.ts';
 import { StreamConnection, type SseSink } from './streamConnection.ts';
@@ -29,6 +30,8 @@ export interface StreamHubOptions {
   readonly maxBufferedBytes: number;
   /** @default 10 000 */
   readonly maxPendingEvents?: number;
+  /** The names task statuses are written in (MM2.json `wire_names`); domain events stay neutral. @default neutral */
+  readonly wireNames?: WireNames;
 }
 
 /** An event's frames, each rendered at most once however many connections want it. */
@@ -39,6 +42,7 @@ class EventFrames {
   constructor(
     readonly event: StoredEvent,
     readonly tasks: TaskDirectory,
+    readonly names: WireNames,
   ) {}
 
   domain(): string {
@@ -63,7 +67,7 @@ class EventFrames {
     if (taskId === undefined || entry === undefined || this.event.type === 'TaskCreated') return undefined;
     const record = nextTaskRecord(entry.header, this.event);
     if (record === undefined || record.view.state === 'Cancelled' || record.view.state === 'Forgotten') return undefined;
-    return { clientId: entry.clientId, frame: taskStatusFrame(this.event.metadata.seq, taskId, renderTaskStatus(record)) };
+    return { clientId: entry.clientId, frame: taskStatusFrame(this.event.metadata.seq, taskId, renderTaskStatus(record, this.names)) };
   }
 }
 
@@ -75,6 +79,7 @@ function frameFor(selection: StreamSelection, frames: EventFrames): string | und
 
 export class StreamHub {
   readonly #options: StreamHubOptions;
+  readonly #names: WireNames;
   readonly #connections = new Map<StreamConnection, StreamSelection>();
   readonly #unsubscribe: () => void;
   /** Set while a heartbeat is scheduled: only while some stream is open. */
@@ -83,6 +88,7 @@ export class StreamHub {
 
   constructor(options: StreamHubOptions) {
     this.#options = options;
+    this.#names = options.wireNames ?? WireNames.Neutral;
     this.#unsubscribe = options.log.subscribe((event) => this.#onEvent(event));
   }
 
@@ -114,7 +120,7 @@ export class StreamHub {
     try {
       for await (const event of log.read(lastEventId + 1)) {
         if (connection.closed) return;
-        await connection.replay(event.metadata.seq, frameFor(selection, new EventFrames(event, this.#options.tasks)));
+        await connection.replay(event.metadata.seq, frameFor(selection, new EventFrames(event, this.#options.tasks, this.#names)));
       }
     } catch {
       return connection.end(); // the log could not be read: the client reconnects and retries
@@ -133,7 +139,7 @@ export class StreamHub {
   #onEvent(event: StoredEvent): void {
     this.#options.tasks.apply(event);
     if (this.#connections.size === 0) return;
-    const frames = new EventFrames(event, this.#options.tasks);
+    const frames = new EventFrames(event, this.#options.tasks, this.#names);
     for (const [connection, selection] of this.#connections) connection.deliver(event.metadata.seq, frameFor(selection, frames));
   }
 

@@ -6,6 +6,7 @@ import { ActivationError, type ErrorType } from '../errors.ts';
 import type { ErrorInfo, EventOf } from '../events.ts';
 import { renderActivationResult } from './activationResult.ts';
 import { errorOrigin, renderV2Error } from './envelope.ts';
+import { WireNames, wireName } from '../wireNames.ts';
 
 /** A task as `task::enable_eth::status` answers it, rebuilt from events alone. */
 export type TaskView =
@@ -14,13 +15,19 @@ export type TaskView =
   | { readonly state: 'Error'; readonly error: ErrorInfo }
   | { readonly state: 'Cancelled' | 'Forgotten' };
 
-/** A task's status as the wire shows it (spec 4.2, docs/compatibility.md §8). */
-export function renderTaskStatus(task: { readonly taskId: number; readonly getBalances: boolean; readonly view: TaskView }): unknown {
+/**
+ * A task's status as the wire shows it (spec 4.2, docs/compatibility.md §8), its `details` string
+ * in the neutral or the reference's names (docs/compatibility.md §17).
+ */
+export function renderTaskStatus(
+  task: { readonly taskId: number; readonly getBalances: boolean; readonly view: TaskView },
+  names: WireNames = WireNames.Neutral,
+): unknown {
   const view = task.view;
   switch (view.state) {
     case 'InProgress':
     case 'UserActionRequired':
-      return { status: view.state, details: view.details };
+      return { status: view.state, details: wireName('taskDetails', view.details, names) };
     case 'Ok':
       return { status: 'Ok', details: renderActivationResult(view.result, task.getBalances) };
     case 'Error': {
