@@ -6,6 +6,7 @@ import { enableEthTaskMethods } from './enableEthTask.ts';
 import type { MethodTable } from '../methods.ts';
 import { disableCoinMethod, getEnabledCoinsLegacyMethod, getEnabledCoinsV2Method, myBalanceMethod } from './coinMethods.ts';
 import { enableEthWithTokensMethod } from './enableEthWithTokens.ts';
+import { enableErc20Method } from './enableErc20.ts';
 import { legacyEnableMethod } from './legacyEnable.ts';
 import { legacyElectrumMethod } from './legacyElectrum.ts';
 
@@ -19,6 +20,7 @@ export function buildMethodTables(
     methods: {
       ...enableEthTaskMethods(tasks, service),
       enable_eth_with_tokens: enableEthWithTokensMethod(service),
+      enable_erc20: enableErc20Method(service),
       get_enabled_coins: getEnabledCoinsV2Method(service),
       disable_coin: disableCoinMethod(service),
       my_balance: myBalanceMethod(service),
