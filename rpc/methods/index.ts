@@ -9,12 +9,14 @@ import { enableEthWithTokensMethod } from './enableEthWithTokens.ts';
 import { enableErc20Method } from './enableErc20.ts';
 import { legacyEnableMethod } from './legacyEnable.ts';
 import { legacyElectrumMethod } from './legacyElectrum.ts';
+import { nodeMethods, type NodeInfo, type ShutdownSignalStreams } from './nodeMethods.ts';
 
 /** The service's method tables: `methods` by name, plus legacy forms of names that are also v2. */
 export function buildMethodTables(
   service: ActivationService,
   tasks: EnableEthTasks,
   settings: CoinSettingsService,
+  node: { readonly info: NodeInfo; readonly streams: ShutdownSignalStreams },
 ): { methods: MethodTable; legacyMethods: MethodTable } {
   return {
     methods: {
@@ -27,6 +29,7 @@ export function buildMethodTables(
       enable: legacyEnableMethod(service),
       electrum: legacyElectrumMethod(service),
       ...coinSettingsMethods(settings),
+      ...nodeMethods(node.info, node.streams),
     },
     legacyMethods: {
       get_enabled_coins: getEnabledCoinsLegacyMethod(service),
