@@ -183,6 +183,26 @@ describe('enable_erc20 after its platform (devnet)', () => {
     }
   });
 
+  test("the client's platform race: the loser of two enable_eth_with_tokens retries a token with enable_erc20; each coin once", async () => {
+    const s = await stack();
+    try {
+      const [alone, withToken] = await Promise.all([
+        s.v2('enable_eth_with_tokens', enableEthParams(s, [])),
+        s.v2('enable_eth_with_tokens', enableEthParams(s, ['USDT-ERC20'])),
+      ]);
+      assert.deepEqual([alone.status, withToken.status].sort(), [200, 400]);
+      const loser = alone.status === 400 ? alone : withToken;
+      assert.equal(loser.body.error_type, 'PlatformIsAlreadyActivated');
+      // The GUI's retry of USDT-ERC20: ETH is active now, so the token alone.
+      const retry = await s.v2('enable_erc20', erc20Body(s, 'USDT-ERC20'));
+      if (withToken.status === 200) assert.equal(retry.body.error_type, 'TokenIsAlreadyActivated');
+      else assert.equal(retry.status, 200, JSON.stringify(retry.body));
+      assert.deepEqual(await enabledTickers(s), ['ETH', 'USDT-ERC20']);
+    } finally {
+      await s.stop();
+    }
+  });
+
   test("fields the token shares with its platform: the platform's values pass, others are refused naming the field", async () => {
     const s = await stack();
     try {
