@@ -91,7 +91,7 @@ async function settleTask(taskId: number): Promise<void> {
 }
 
 function methodSpecs(): MethodSpec[] {
-  const tables = buildMethodTables({} as never, {} as never, {} as never);
+  const tables = buildMethodTables({} as never, {} as never, {} as never, {} as never);
   return [...Object.entries(tables.methods), ...Object.entries(tables.legacyMethods)].map(([name, def]) => ({ name, version: def.version, schema: def.params.schema }));
 }
 

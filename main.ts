@@ -13,7 +13,7 @@ import { startService } from './service.ts';
 async function main(): Promise<void> {
   const explicitConf = process.env.MM_CONF_PATH !== undefined && process.env.MM_CONF_PATH !== '';
   const devMode = !explicitConf && !existsSync(resolve('MM2.json'));
-  let stop: () => Promise<void>;
+  let stop: (signal: string) => Promise<void>;
   if (devMode) {
     const missing = missingDevPackages(import.meta.dirname);
     if (missing.length > 0) {
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`${signal}: stopping\n`);
-    stop().then(
+    stop(signal).then(
       () => process.exit(0),
       (e: unknown) => {
         process.stderr.write(`error while stopping: ${formatStartupError(e)}\n`);
@@ -45,6 +45,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGQUIT', () => shutdown('SIGQUIT')); // as the reference, which stops on SIGINT, SIGTERM and SIGQUIT
 }
 
 main().catch((error: unknown) => {

@@ -77,7 +77,11 @@ export interface RunningService {
   readonly nats: NatsLink | undefined;
   /** What `GET /metrics` shows (docs/metrics.md). */
   readonly metrics: ServiceMetrics;
-  stop(): Promise<void>;
+  /**
+   * Stops the service. With `signal` (the OS signal that stops it, e.g. `SIGTERM`) the
+   * `/event-stream` clients that enabled `stream::shutdown_signal` are told first.
+   */
+  stop(signal?: string): Promise<void>;
 }
 
 /**
@@ -170,9 +174,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const auth = new AuthGuard({ rpcPassword: config.rpcPassword.reveal(), clock });
     // coin_status shows a station's price from the same KV values (`gasPrice`, refreshed while active).
     const settings = new CoinSettingsService({ registry, enabledCoins, statuses: coinStatuses, gasPrice: (owner) => coinStatuses.get(owner)?.gasPrice });
-    const tables = buildMethodTables(service, tasks, settings, config.wireNames);
-    metrics.knowMethods([...Object.keys(tables.methods), ...Object.keys(tables.legacyMethods)]);
-    const dispatcher = createDispatcher({ ...tables, auth, onAnswered: (method, status) => metrics.rpcAnswered(method, status) });
     const streaming = config.eventStreaming;
     const streams = new StreamHub({
       log,
@@ -183,6 +184,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       wireNames: config.wireNames,
     });
     streamHub = streams;
+    const info = { version: SERVICE_VERSION, startedAt: new Date(clock.now()).toISOString(), walletName: config.walletName };
+    const tables = buildMethodTables(service, tasks, settings, { info, streams }, config.wireNames);
+    metrics.knowMethods([...Object.keys(tables.methods), ...Object.keys(tables.legacyMethods)]);
+    const dispatcher = createDispatcher({ ...tables, auth, onAnswered: (method, status) => metrics.rpcAnswered(method, status) });
     const routes = [
       streamRoute({ hub: streams, auth, corsOrigin: streaming.corsOrigin, lastSeq: () => log.lastSeq, log: consoleLog }),
       metricsRoute({ metrics, auth, public: config.metrics.public, log: consoleLog }),
@@ -204,7 +209,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       streams,
       nats,
       metrics,
-      async stop() {
+      async stop(signal?: string) {
+        if (signal !== undefined) streams.shutdownSignal(signal);
         await tasks.stop();
         service.releaseAll();
         // Abort activations first: their requests then answer at once instead of holding the

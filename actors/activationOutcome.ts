@@ -1,7 +1,7 @@
 import type { Actor } from 'xstate';
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { coinActivationMachine } from '../machines/coinActivation.machine.ts';
-import type { ActivatedCoin, ActivationPlan, ActivationSummary } from '../machines/activation.types.ts';
+import type { ActivatedCoin, ActivatedToken, ActivationPlan, ActivationSummary, TokenPlan } from '../machines/activation.types.ts';
 
 /**
  * What an accepted activation resolves with: the coin with this request's tokens only, and the
@@ -43,6 +43,46 @@ export function activationOutcome(
         }
       },
       complete: () => reject(stopped()),
+    });
+  });
+}
+
+/**
+ * Settles with how the addition of `token` to a platform actor ended: the token as read with the
+ * platform as it is then, or the recorded error (`TokenActivationFailed`).
+ */
+export function tokenOutcome(actor: Actor<typeof coinActivationMachine>, token: TokenPlan): Promise<{ token: ActivatedToken; platform: ActivatedCoin }> {
+  return new Promise((resolve, reject) => {
+    const stopped = () => new ActivationError(ErrorType.InternalError, `activation of ${token.ticker} was abandoned: the service is stopping`);
+    const done = () => {
+      activated.unsubscribe();
+      failed.unsubscribe();
+      sub.unsubscribe();
+    };
+    const activated = actor.on('TokenActivated', (event) => {
+      if (event.data.ticker !== token.ticker) return;
+      done();
+      const coin = actor.getSnapshot().context.coin;
+      const read = coin?.tokens.find((t) => t.ticker === token.ticker);
+      if (coin === null || read === undefined) reject(new ActivationError(ErrorType.InternalError, `token ${token.ticker} is not on ${token.platform}`));
+      else resolve({ token: read, platform: coin });
+    });
+    const failed = actor.on('TokenActivationFailed', (event) => {
+      if (event.data.ticker !== token.ticker) return;
+      done();
+      const { errorType, message, data } = event.data.error;
+      reject(new ActivationError(errorType as ErrorType, message, data));
+    });
+    const sub = actor.subscribe({
+      next: (snapshot) => {
+        if (snapshot.status !== 'stopped') return;
+        done();
+        reject(stopped());
+      },
+      complete: () => {
+        done();
+        reject(stopped());
+      },
     });
   });
 }

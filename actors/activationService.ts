@@ -8,7 +8,9 @@ import type {
   EnableActivationCommand,
   PlatformActivationCommand,
 } from './ports/chainFamily.ts';
-import type { ActivationRequest, CoinRegistry } from './coinRegistry.ts';
+import type { ActivationRequest, CoinRegistry, TokenActivation } from './coinRegistry.ts';
+import { planTokenActivation, type TokenActivationCommand } from './tokenPlan.ts';
+import { ActivationVia } from '../machines/activation.types.ts';
 import type { Activation } from './activationOutcome.ts';
 import type { ChainFamilies } from './chainFamilies.ts';
 import { ActivationPlanner, type HdWallet } from './activationPlanner.ts';
@@ -43,6 +45,7 @@ export class ActivationService {
   readonly #families: ChainFamilies;
   readonly #registry: CoinRegistry;
   readonly #enabledCoins: EnabledCoinsProjection;
+  readonly #coins: CoinsCatalog;
 
   constructor(deps: {
     coins: CoinsCatalog;
@@ -59,6 +62,16 @@ export class ActivationService {
     this.#families = deps.families;
     this.#registry = deps.registry;
     this.#enabledCoins = deps.enabledCoins;
+    this.#coins = coins;
+  }
+
+  /**
+   * Adds a token to its active platform (`enable_erc20`): admitted as any activation (one coin, one
+   * activation), then the token's checks (`tokenPlan.ts`), then the platform's machine reads it.
+   */
+  enableToken(command: TokenActivationCommand): Promise<TokenActivation> {
+    const deps = { coins: this.#coins, families: this.#families, platformOf: (ticker: string) => this.#registry.view(ticker) };
+    return this.#registry.addToken({ ticker: command.ticker, via: ActivationVia.EnableErc20, plan: () => planTokenActivation(command, deps) });
   }
 
   /**

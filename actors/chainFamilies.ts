@@ -1,6 +1,6 @@
 import { ActivationError, ErrorType } from '../spec/errors.ts';
-import type { ActivatedCoin, ActivationPlan, Balance } from '../machines/activation.types.ts';
-import type { ChainFamily, CommandKind, GasPriceFeed } from './ports/chainFamily.ts';
+import type { ActivatedCoin, ActivatedToken, ActivationPlan, Balance, TokenPlan } from '../machines/activation.types.ts';
+import type { ChainFamily, CommandKind, GasPriceFeed, TokenSupport } from './ports/chainFamily.ts';
 
 /**
  * The family router: picks a `ChainFamily` by what it serves (planning) or by id (chain work,
@@ -44,6 +44,18 @@ export class ChainFamilies {
   /** Lets the coin's family release what the coin holds open (connections). */
   release(coin: ActivatedCoin): void {
     this.byId(coin.family).release?.(coin);
+  }
+
+  /** How the family of an active platform adds tokens to it; `undefined` when it does not. */
+  tokenSupport(platform: ActivatedCoin): TokenSupport | undefined {
+    return this.byId(platform.family).tokens;
+  }
+
+  /** Reads a token for an active platform (`enable_erc20`) through its family. */
+  readToken(platform: ActivatedCoin, token: TokenPlan, signal: AbortSignal): Promise<ActivatedToken> {
+    const support = this.tokenSupport(platform);
+    if (support === undefined) return Promise.reject(new ActivationError(ErrorType.InternalError, `family ${platform.family} adds no tokens`));
+    return support.read(platform, token, signal);
   }
 
   /** The gas station of an active coin, if it was activated with one. */

@@ -3,8 +3,16 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
 import type { EventLog } from '../events/log/eventLog.ts';
 import { coinActivationMachine, heldTokens } from '../machines/coinActivation.machine.ts';
-import { ActivationVia, isLegacyVia, type ActivatedCoin, type ActivationPlan, type SettingChange } from '../machines/activation.types.ts';
-import { activationOutcome, type Activation } from './activationOutcome.ts';
+import {
+  ActivationVia,
+  isLegacyVia,
+  type ActivatedCoin,
+  type ActivatedToken,
+  type ActivationPlan,
+  type SettingChange,
+  type TokenPlan,
+} from '../machines/activation.types.ts';
+import { activationOutcome, tokenOutcome, type Activation } from './activationOutcome.ts';
 import { CoinEventWriter } from './coinEventWriter.ts';
 import { GasPriceRefreshers } from './gasPriceRefreshers.ts';
 import type { GasPriceFeed } from './ports/chainFamily.ts';
@@ -23,6 +31,8 @@ export interface FamilyRouter {
   readonly activate: ActivateCoin;
   /** The gas station of an active coin, if it has one (refreshed while it is active). */
   gasPriceFeed?(coin: ActivatedCoin): GasPriceFeed | undefined;
+  /** Reads a token for an active platform (`enable_erc20`); must stop when `signal` aborts. */
+  readToken?(platform: ActivatedCoin, token: TokenPlan, signal: AbortSignal): Promise<ActivatedToken>;
 }
 
 /** How active coins' gas stations are refreshed: on `clock`, every `intervalMs`. */
@@ -36,6 +46,8 @@ export interface CoinView {
   readonly ticker: string;
   readonly state: 'inactive' | 'activating' | 'active' | 'passive';
   readonly coin: ActivatedCoin | null;
+  /** Whether its latest activation used a hardware key (its tokens use the same key). */
+  readonly hardwareKey: boolean;
 }
 
 /** Held by a task from `init` until it ends, so nothing else activates its coin meanwhile. */
@@ -77,10 +89,32 @@ export interface PlanRequest extends ActivationRequest {
 /** The holder an unreserved request asks with: no reservation ever has it. */
 const NO_HOLDER = '';
 
-/** "Already activated" in the request's form: v2 answers the bare ticker, legacy the sentence. */
+/**
+ * "Already activated" in the request's form: v2 answers the bare ticker, legacy the sentence, and
+ * `enable_erc20` its own type with a sentence holding "activated already", the words the
+ * reference's client looks for (docs/compatibility.md §18).
+ */
 function alreadyActivated(ticker: string, via: ActivationVia): ActivationError {
+  if (via === ActivationVia.EnableErc20) return new ActivationError(ErrorType.TokenIsAlreadyActivated, `Token ${ticker} is activated already`, ticker);
   const message = isLegacyVia(via) ? `Coin ${ticker} already initialized` : ticker;
   return new ActivationError(ErrorType.PlatformIsAlreadyActivated, message, ticker);
+}
+
+/**
+ * A token to add to its active platform (`enable_erc20`), planned only once admitted: `plan` runs
+ * synchronously and throws the first refusal (platform not active, a field that differs from the
+ * platform's); nothing is registered then.
+ */
+export interface TokenRequest {
+  readonly ticker: string;
+  readonly via: ActivationVia;
+  plan(): TokenPlan;
+}
+
+/** An added token: the token as read, its platform as it is now. */
+export interface TokenActivation {
+  readonly token: ActivatedToken;
+  readonly platform: ActivatedCoin;
 }
 
 const sameTokens = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((t, i) => t === b[i]);
@@ -117,8 +151,15 @@ export class CoinRegistry {
             feedOf: (coin) => families.gasPriceFeed?.(coin),
             append: (ticker, event) => this.#events.append(ticker, event),
           });
+    const readToken = families.readToken?.bind(families);
     this.#machine = coinActivationMachine.provide({
-      actors: { activateCoin: fromPromise(({ input, signal }) => this.#chainWork(families, input, signal)) },
+      actors: {
+        activateCoin: fromPromise(({ input, signal }) => this.#chainWork(families, input, signal)),
+        activateToken: fromPromise(async ({ input, signal }) => {
+          if (readToken === undefined) throw new ActivationError(ErrorType.InternalError, 'no family reads tokens');
+          return readToken(input.platform, input.token, signal);
+        }),
+      },
     });
   }
 
@@ -188,6 +229,27 @@ export class CoinRegistry {
     return this.#events.afterDurable(plan.ticker, outcome);
   }
 
+  /**
+   * Adds a token to its active platform (`enable_erc20`): the same admission as `activate` (the
+   * token must be free everywhere), then its plan, then `ADD_TOKEN` on the platform's machine, all
+   * in one synchronous step; resolves once `TokenActivated` is durable.
+   */
+  addToken(request: TokenRequest): Promise<TokenActivation> {
+    this.#assertRunning();
+    this.assertCanActivate({ ticker: request.ticker, via: request.via, tokens: [] });
+    const token = request.plan();
+    const actor = this.#actors.get(token.platform);
+    if (token.ticker !== request.ticker || actor === undefined) {
+      throw new ActivationError(ErrorType.InternalError, `the plan of token ${request.ticker} does not match its request`);
+    }
+    actor.send({ type: 'ADD_TOKEN', token });
+    // The plan checked the platform is active and admission that the token is free: a refusal is a bug.
+    if (!actor.getSnapshot().context.addingTokens.some((t) => t.ticker === token.ticker)) {
+      throw new ActivationError(ErrorType.InternalError, `the activation of token ${token.ticker} did not start`);
+    }
+    return this.#events.afterDurable(token.platform, tokenOutcome(actor, token));
+  }
+
   /** Aborts an in-flight activation (its chain calls are aborted); false if none was running. */
   async cancel(ticker: string): Promise<boolean> {
     const actor = this.#actors.get(ticker);
@@ -243,8 +305,9 @@ export class CoinRegistry {
   /** The state of a platform coin (inactive when never seen this session). */
   view(ticker: string): CoinView {
     const snapshot = this.#actors.get(ticker)?.getSnapshot();
-    if (!snapshot) return { ticker, state: 'inactive', coin: null };
-    return { ticker, state: snapshot.value as CoinView['state'], coin: snapshot.context.coin };
+    if (!snapshot) return { ticker, state: 'inactive', coin: null, hardwareKey: false };
+    const { coin, plan } = snapshot.context;
+    return { ticker, state: snapshot.value as CoinView['state'], coin, hardwareKey: plan?.key !== undefined };
   }
 
   /** How many active coins have their gas station refreshed. */

@@ -68,18 +68,21 @@ export function planSettings(request: SettingsRequest, entry: CoinEntry, coins: 
     ...(request.nft === undefined ? {} : { nftIndexer: { origin: urlLabel(request.nft.url), gatewayProxy: request.nft.gatewayProxy } }),
   };
   const requestedTokens = new Map((request.tokens ?? []).map((t) => [t.ticker, t.requiredConfirmations]));
-  const tokens = Object.fromEntries(
-    plan.tokens.map((ticker) => {
-      const tokenEntry = coins.find(ticker);
-      const { nftIndexer: _platformOnly, ...inherited } = coin;
-      const settings: CoinSettings = {
-        ...inherited,
-        requiredConfirmations: requiredConfirmations(requestedTokens.get(ticker), tokenEntry, coin.requiredConfirmations),
-        mm2: mm2Of(undefined, tokenEntry),
-        walletOnly: tokenEntry?.wallet_only === true,
-      };
-      return [ticker, settings];
-    }),
-  );
+  const tokens = Object.fromEntries(plan.tokens.map((ticker) => [ticker, tokenSettings(coin, coins.find(ticker), requestedTokens.get(ticker))]));
   return { coin, tokens };
+}
+
+/**
+ * A token's settings on its platform (with the platform's activation, or added later by
+ * `enable_erc20`): its own confirmations (its request, its entry, else the platform's current
+ * ones, as the reference), its entry's `mm2` and `wallet_only`, the rest the platform's.
+ */
+export function tokenSettings(platform: CoinSettings, tokenEntry: CoinEntry | undefined, requested: number | undefined): CoinSettings {
+  const { nftIndexer: _platformOnly, electrumConnections: _coinOnly, ...inherited } = platform;
+  return {
+    ...inherited,
+    requiredConfirmations: requiredConfirmations(requested, tokenEntry, platform.requiredConfirmations),
+    mm2: mm2Of(undefined, tokenEntry),
+    walletOnly: tokenEntry?.wallet_only === true,
+  };
 }

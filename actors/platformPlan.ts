@@ -6,7 +6,7 @@
 import { ActivationError, ErrorType, errorSentence, invalidRequest } from '../spec/errors.ts';
 import { parseCoinProtocol } from '../spec/coins.ts';
 import { urlLabel } from '../kernel/urlLabel.ts';
-import type { PlanContext, PlatformActivationCommand } from './ports/chainFamily.ts';
+import type { PlanContext, PlatformActivationCommand, TokenRule } from './ports/chainFamily.ts';
 import type { ActivationPlan, ChainFamilyId } from '../machines/activation.types.ts';
 
 /** A token ready to read: its contract in the family's canonical form. */
@@ -17,13 +17,7 @@ export interface PlannedToken {
   readonly decimals: number | undefined;
 }
 
-/** What a family accepts as a token: one protocol type, and its contract address rule. */
-export interface TokenRule {
-  /** Coins-file protocol type of this family's tokens, e.g. `ERC20`. */
-  readonly protocolType: 'ERC20' | 'TRC20';
-  /** The contract address in canonical form, or why it is unacceptable. */
-  contractAddress(raw: string): { readonly address: string } | { readonly problem: string };
-}
+export type { TokenRule } from './ports/chainFamily.ts';
 
 /** Tokens of `command` checked against `rule`, in request order; a repeated ticker is refused. */
 export function planTokens(command: PlatformActivationCommand, context: PlanContext, rule: TokenRule): PlannedToken[] {

@@ -3,7 +3,7 @@
  * read become an `ActivatedCoin`: one place, so families only do chain work.
  */
 import type { PlannedToken } from './platformPlan.ts';
-import type { ActivatedCoin, ActivationPlan, Balance, ChainFamilyId, DerivationMethod } from '../machines/activation.types.ts';
+import type { ActivatedCoin, ActivatedToken, ActivationPlan, Balance, ChainFamilyId, DerivationMethod, TokenPlan } from '../machines/activation.types.ts';
 import { currentActivationProgress } from './ports/activationProgress.ts';
 
 /** Block height and integer balances (smallest units); balances absent when not asked for. */
@@ -53,6 +53,23 @@ export function activatedPlatform(base: ActivatedPlatformBase, read: PlatformRea
     })),
     connection: base.connection,
   };
+}
+
+/** A token added to an active platform (`enable_erc20`), from a read of just that token. */
+export function tokenFromRead(token: TokenPlan, read: PlatformRead): ActivatedToken {
+  const [only] = read.tokens;
+  if (only === undefined) throw new Error(`the read of ${token.ticker} returned no token`); // a family bug
+  return {
+    ticker: token.ticker,
+    contractAddress: token.contractAddress,
+    decimals: only.decimals,
+    ...(only.balance === undefined ? {} : { balance: spendable(only.balance) }),
+  };
+}
+
+/** What to read of a token plan (its decimals when the plan has them). */
+export function tokenToRead(token: TokenPlan): PlannedToken {
+  return { ticker: token.ticker, contractAddress: token.contractAddress, decimals: token.decimals };
 }
 
 /** Live balance of `ticker` (the platform or one of its tokens) from a read of just that. */

@@ -16,6 +16,8 @@ export const ActivationVia = {
   EnableEthTask: 'task::enable_eth',
   Enable: 'enable',
   Electrum: 'electrum',
+  /** A token added to an already active platform (docs/compatibility.md §18). */
+  EnableErc20: 'enable_erc20',
 } as const;
 export type ActivationVia = (typeof ActivationVia)[keyof typeof ActivationVia];
 
@@ -106,6 +108,20 @@ export interface ActivationPlan {
   readonly settings?: PlannedSettings;
 }
 
+/**
+ * A token to add to an active platform (`enable_erc20`), as checked: its contract in the family's
+ * canonical form, its decimals when the coins file gives them (else the family reads `decimals()`),
+ * and the settings it keeps.
+ */
+export interface TokenPlan {
+  readonly ticker: string;
+  readonly platform: string;
+  readonly via: ActivationVia;
+  readonly contractAddress: string;
+  readonly decimals: number | undefined;
+  readonly settings?: CoinSettings;
+}
+
 /** Integer balances in the coin's smallest unit. */
 export interface Balance {
   readonly spendable: bigint;
@@ -173,7 +189,8 @@ function balanceInfo(balance: Balance, decimals: number): BalanceInfo {
   return { spendable: formatAmount(balance.spendable, decimals), unspendable: formatAmount(balance.unspendable, decimals) };
 }
 
-function tokenInfo(token: ActivatedToken): ActivatedTokenInfo {
+/** A token as events record it: decimal-string balance, its settings. */
+export function summarizeToken(token: ActivatedToken): ActivatedTokenInfo {
   const { ticker, contractAddress, decimals, balance, settings } = token;
   return {
     ticker,
@@ -229,7 +246,7 @@ export function summarizeActivation(coin: ActivatedCoin, attempt: number): Activ
     pubkey: coin.pubkey,
     derivationMethod: coin.derivationMethod,
     currentBlock: coin.currentBlock,
-    tokens: coin.tokens.map(tokenInfo),
+    tokens: coin.tokens.map(summarizeToken),
     attempt,
   };
   if (coin.balance !== undefined) data.balance = balanceInfo(coin.balance, coin.decimals);

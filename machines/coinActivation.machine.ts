@@ -1,14 +1,17 @@
 import { and, assign, emit, enqueueActions, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { DomainEvent } from '../spec/events.ts';
-import { toActivationError } from '../spec/errors.ts';
+import { ActivationError, ErrorType, toActivationError } from '../spec/errors.ts';
 import {
   isLegacyVia,
   summarizeActivation,
+  summarizeToken,
   withPlannedSettings,
   withSettingChanged,
   type ActivatedCoin,
+  type ActivatedToken,
   type ActivationPlan,
   type ActivationVia,
+  type TokenPlan,
 } from './activation.types.ts';
 import type { CoinActivationContext, CoinActivationEvent, CoinActivationInput, CoinActivationOutput } from './coinActivation.types.ts';
 
@@ -30,6 +33,23 @@ export type { CoinActivationContext, CoinActivationEvent, CoinActivationInput, C
 
 const activeTokens = (coin: ActivatedCoin | null): string[] => coin?.tokens.map((t) => t.ticker) ?? [];
 
+/** The id of the child actor that reads token `ticker` for `ADD_TOKEN`. */
+export const tokenChildId = (ticker: string): string => `token:${ticker}`;
+const TOKEN_CHILD = 'token:';
+/** The token plan a child's outcome event belongs to, if it is one of this machine's token children. */
+const addingOf = (context: CoinActivationContext, event: CoinActivationEvent): TokenPlan | undefined =>
+  'actorId' in event && event.actorId.startsWith(TOKEN_CHILD)
+    ? context.addingTokens.find((t) => tokenChildId(t.ticker) === event.actorId)
+    : undefined;
+
+/** What the token's request is answered when its platform stops being active while it is read. */
+const platformLeft = (token: TokenPlan): ActivationError =>
+  new ActivationError(
+    ErrorType.PlatformCoinIsNotActivated,
+    `Platform coin ${token.platform} is not activated: it was disabled while ${token.ticker} was being activated`,
+    token.platform,
+  );
+
 /** The form of a request to start an activation (ACTIVATE, or RESERVE ahead of it). */
 const viaOf = (event: CoinActivationEvent): ActivationVia | undefined =>
   event.type === 'ACTIVATE' ? event.plan.via : event.type === 'RESERVE' ? event.via : undefined;
@@ -45,6 +65,10 @@ export const coinActivationMachine = setup({
   actors: {
     activateCoin: fromPromise<ActivatedCoin, ActivationPlan>(async () => {
       throw new Error('activateCoin is provided by the actor registry');
+    }),
+    /** Reads one token for the active platform `platform` (`enable_erc20`). */
+    activateToken: fromPromise<ActivatedToken, { readonly platform: ActivatedCoin; readonly token: TokenPlan }>(async () => {
+      throw new Error('activateToken is provided by the actor registry');
     }),
   },
   guards: {
@@ -67,6 +91,13 @@ export const coinActivationMachine = setup({
     /** The setting's coin is this one (asked only where it is available: active). */
     changesOwnSetting: ({ context, event }) => event.type === 'CHANGE_SETTING' && event.ticker === context.ticker && context.coin !== null,
     changesTokenSetting: ({ context, event }) => event.type === 'CHANGE_SETTING' && activeTokens(context.coin).includes(event.ticker),
+    /** A token of this platform's family that is neither enabled here nor being added (the registry checked the rest). */
+    canAddToken: ({ context, event }) =>
+      event.type === 'ADD_TOKEN' &&
+      context.coin !== null &&
+      event.token.platform === context.ticker &&
+      !activeTokens(context.coin).includes(event.token.ticker) &&
+      !context.addingTokens.some((t) => t.ticker === event.token.ticker),
   },
   actions: {
     acceptPlan: assign({
@@ -123,6 +154,43 @@ export const coinActivationMachine = setup({
           : { type: 'RequiresNotarizationSet' as const, data: { ticker, platform, requiresNotarization: event.change.value } },
       );
     }),
+    startToken: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'ADD_TOKEN' || context.coin === null) return;
+      const { token } = event;
+      enqueue.assign({ addingTokens: [...context.addingTokens, token] });
+      enqueue.emit({
+        type: 'TokenActivationRequested' as const,
+        data: { ticker: token.ticker, platform: context.ticker, family: context.coin.family, via: token.via },
+      });
+      enqueue.spawnChild('activateToken', { id: tokenChildId(token.ticker), input: { platform: context.coin, token } });
+    }),
+    tokenActivated: enqueueActions(({ context, event, enqueue }) => {
+      const token = addingOf(context, event);
+      if (token === undefined || !('output' in event) || context.coin === null) return;
+      const read: ActivatedToken = { ...event.output, ...(token.settings === undefined ? {} : { settings: token.settings }) };
+      enqueue.assign({
+        coin: { ...context.coin, tokens: [...context.coin.tokens, read] },
+        addingTokens: context.addingTokens.filter((t) => t !== token),
+      });
+      enqueue.emit({ type: 'TokenActivated' as const, data: { ...summarizeToken(read), platform: context.ticker } });
+    }),
+    tokenFailed: enqueueActions(({ context, event, enqueue }) => {
+      const token = addingOf(context, event);
+      if (token === undefined || !('error' in event)) return;
+      enqueue.assign({ addingTokens: context.addingTokens.filter((t) => t !== token) });
+      const error = toActivationError(event.error).toJSON();
+      enqueue.emit({ type: 'TokenActivationFailed' as const, data: { ticker: token.ticker, platform: context.ticker, error } });
+    }),
+    /** Leaving `active`: the tokens still being read are stopped and fail (nothing of them was enabled). */
+    abandonTokens: enqueueActions(({ context, enqueue }) => {
+      if (context.addingTokens.length === 0) return;
+      for (const token of context.addingTokens) {
+        enqueue.stopChild(tokenChildId(token.ticker));
+        const error = platformLeft(token).toJSON();
+        enqueue.emit({ type: 'TokenActivationFailed' as const, data: { ticker: token.ticker, platform: context.ticker, error } });
+      }
+      enqueue.assign({ addingTokens: [] });
+    }),
     emitTokenDisabled: emit(({ context, event }) => ({
       type: 'TokenDisabled' as const,
       data: { ticker: event.type === 'DISABLE_TOKEN' ? event.ticker : '', platform: context.ticker },
@@ -139,10 +207,18 @@ export const coinActivationMachine = setup({
     summary: null,
     reservedBy: null,
     reservedTokens: [],
+    addingTokens: [],
   }),
   initial: 'inactive',
-  // A reservation ends when its holder lets go, whatever the coin's state.
-  on: { RELEASE: { guard: 'holdsReservation', actions: 'release' } },
+  on: {
+    // A reservation ends when its holder lets go, whatever the coin's state.
+    RELEASE: { guard: 'holdsReservation', actions: 'release' },
+    // A token child's outcome. Children run only while `active` (its exit stops them), and the
+    // coin's own activation handles its outcome in `activating`, so only token children reach here;
+    // an error must always be taken (an unhandled child error would stop the machine).
+    'xstate.done.actor.*': { actions: 'tokenActivated' },
+    'xstate.error.actor.*': { actions: 'tokenFailed' },
+  },
   states: {
     inactive: {
       on: {
@@ -188,7 +264,9 @@ export const coinActivationMachine = setup({
     },
     active: {
       // No ACTIVATE, no RESERVE: spec 3.1's "already activated" row (the registry answers it).
+      exit: 'abandonTokens',
       on: {
+        ADD_TOKEN: { guard: 'canAddToken', actions: 'startToken' },
         DISABLE: [
           {
             guard: 'keepsTokensAlive',
@@ -230,7 +308,7 @@ export const coinActivationMachine = setup({
  * reserved with it by a task.
  */
 export function heldTokens(snapshot: SnapshotFrom<typeof coinActivationMachine>): string[] {
-  const { coin, plan, reservedTokens } = snapshot.context;
+  const { coin, plan, reservedTokens, addingTokens } = snapshot.context;
   const requested = snapshot.matches('activating') ? (plan?.tokens ?? []) : [];
-  return [...activeTokens(coin), ...requested, ...reservedTokens];
+  return [...activeTokens(coin), ...requested, ...reservedTokens, ...addingTokens.map((t) => t.ticker)];
 }

@@ -1,6 +1,6 @@
 /** The inputs, context and commands of the coin activation machine (`coinActivation.machine.ts`). */
 import type { ActivationError } from '../spec/errors.ts';
-import type { ActivatedCoin, ActivationPlan, ActivationSummary, ActivationVia, SettingChange } from './activation.types.ts';
+import type { ActivatedCoin, ActivatedToken, ActivationPlan, ActivationSummary, ActivationVia, SettingChange, TokenPlan } from './activation.types.ts';
 
 export interface CoinActivationInput {
   readonly ticker: string;
@@ -19,6 +19,8 @@ export interface CoinActivationContext {
   readonly reservedBy: string | null;
   /** The tokens the holder will enable with this coin: held for it as long as the reservation. */
   readonly reservedTokens: readonly string[];
+  /** Tokens being added to this active platform (`ADD_TOKEN`), each read by a child actor of its own. */
+  readonly addingTokens: readonly TokenPlan[];
 }
 
 /** Commands the machine accepts. */
@@ -42,6 +44,15 @@ export type CoinActivationEvent =
   | { readonly type: 'CANCEL' }
   | { readonly type: 'DISABLE'; readonly force: boolean }
   | { readonly type: 'DISABLE_TOKEN'; readonly ticker: string }
+  /**
+   * Adds a token to this platform while it is active (`enable_erc20`): accepted when the token is
+   * neither enabled here nor already being added. Its chain work runs in a child actor; leaving
+   * `active` stops it and fails the token.
+   */
+  | { readonly type: 'ADD_TOKEN'; readonly token: TokenPlan }
+  /** A token child's outcome (its id is `token:<TICKER>`, see `tokenChildId`). */
+  | { readonly type: `xstate.done.actor.token:${string}`; readonly output: ActivatedToken; readonly actorId: string }
+  | { readonly type: `xstate.error.actor.token:${string}`; readonly error: unknown; readonly actorId: string }
   /**
    * Changes a setting of `ticker`: this coin (only while active, as the reference finds only
    * available coins) or one of its enabled tokens (also while this platform is passive or

@@ -252,6 +252,27 @@ describe('dispatcher: v2 requests', () => {
     assert.equal((await call(v2('get_enabled_coins', {}, { id: 0 }))).body.id, 0);
   });
 
+  it("the reference client's envelope (docs/compatibility.md §19): no id, params null, key order method/mmrpc/params/userpass; its error test holds", async () => {
+    const { call } = setup();
+    // The client's own key order and "params": null for a method without params.
+    const ok = await call({ method: 'get_enabled_coins', mmrpc: '2.0', params: null, userpass: PASSWORD });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(Object.keys(ok.body), ['mmrpc', 'result', 'id']);
+    assert.equal(ok.body.id, null);
+    // The client treats as an error any body with a top-level `error`, `result.status == "Error"`,
+    // `result.details.error` or `code == -1`: a success has none of them, every refusal has `error`.
+    const isClientError = (b: any) => 'error' in b || b.result?.status === 'Error' || b.result?.details?.error !== undefined || b.code === -1;
+    assert.equal(isClientError(ok.body), false);
+    const refusals = [
+      await call({ method: 'enable_thing', mmrpc: '2.0', params: null, userpass: PASSWORD }), // params required: null is {}
+      await call({ method: 'no_such', mmrpc: '2.0', params: null, userpass: PASSWORD }),
+      await call({ method: 'get_enabled_coins', mmrpc: '2.0', params: null }),
+    ];
+    assert.deepEqual(refusals.map((r) => [r.status, r.body.error_type]), [[400, 'InvalidRequest'], [400, 'NoSuchMethod'], [403, 'UserpassIsNotSet']]);
+    for (const r of refusals) assert.equal(isClientError(r.body), true, JSON.stringify(r.body));
+    assert.match(refusals[0]!.body.error, /params\.ticker/);
+  });
+
   it('sends result null for a handler that returns nothing', async () => {
     const { call } = setup();
     assert.deepEqual((await call(v2('nothing', {}))).body, { mmrpc: '2.0', result: null, id: null });

@@ -45,6 +45,8 @@ export const NodeConfigFileSchema = Type.Object(
     }),
     dbdir: Type.String({ minLength: 1, default: NODE_CONFIG_DEFAULTS.dbdir, description: 'a directory path' }),
     gui: Type.Optional(Type.String({ description: 'a string naming the client' })),
+    /** The reference's name of the node's wallet, answered by `get_wallet_names` (docs/compatibility.md §19). */
+    wallet_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'a wallet name of 1 to 255 characters' })),
     netid: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'an integer from 0 to 65535' })),
     allow_weak_password: Type.Boolean({
       default: NODE_CONFIG_DEFAULTS.allow_weak_password,

@@ -38,6 +38,12 @@ export const ErrorType = {
   // legacy-only conditions (answered as `{"error": message}`)
   NoSuchCoin: 'NoSuchCoin',
   CoinIsAlreadyActivated: 'CoinIsAlreadyActivated',
+  // `enable_erc20` (docs/compatibility.md §18; the reference's `EnableTokenError`)
+  TokenIsAlreadyActivated: 'TokenIsAlreadyActivated',
+  PlatformCoinIsNotActivated: 'PlatformCoinIsNotActivated',
+  UnsupportedPlatformCoin: 'UnsupportedPlatformCoin',
+  // streaming enables (docs/compatibility.md §19)
+  EnableError: 'EnableError',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -72,6 +78,10 @@ export const HTTP_STATUS: Readonly<Record<ErrorType, number>> = {
   Transport: 502,
   NoSuchCoin: 500,
   CoinIsAlreadyActivated: 500,
+  TokenIsAlreadyActivated: 400,
+  PlatformCoinIsNotActivated: 400,
+  UnsupportedPlatformCoin: 500,
+  EnableError: 400,
 };
 
 export interface ActivationErrorOptions {

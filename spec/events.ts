@@ -129,6 +129,22 @@ export const CoinDisabled = event(
 export const TokenDisabled = event('TokenDisabled', Type.Object({ ticker: Type.String(), platform: Type.String() }));
 
 /**
+ * `enable_erc20` asked to add a token to an active platform (on the platform's stream): the token is
+ * held from now until its `TokenActivated` or `TokenActivationFailed`.
+ */
+export const TokenActivationRequested = event(
+  'TokenActivationRequested',
+  Type.Object({ ticker: Type.String(), platform: Type.String(), family: Type.String(), via: Type.String() }),
+);
+/** The token was read and is enabled on its platform (on the platform's stream): the token as `CoinActivated` lists one. */
+export const TokenActivated = event('TokenActivated', Type.Object({ ...ActivatedToken.properties, platform: Type.String() }));
+/** The token's read failed, or its platform stopped being active meanwhile; nothing was enabled. */
+export const TokenActivationFailed = event(
+  'TokenActivationFailed',
+  Type.Object({ ticker: Type.String(), platform: Type.String(), error: ErrorInfo }),
+);
+
+/**
  * The gas price of an EVM coin with a gas station changed: read at activation (the first one after
  * its `CoinActivated`), or by a later refresh that got another price, or the first good read after
  * a stale period (which ends it, even at the same price). An unchanged price writes nothing.
@@ -266,6 +282,9 @@ export const DomainEvent = Type.Union([
   CoinPassivated,
   CoinDisabled,
   TokenDisabled,
+  TokenActivationRequested,
+  TokenActivated,
+  TokenActivationFailed,
   GasPriceUpdated,
   GasPriceStale,
   NodeAttempted,

@@ -4,6 +4,8 @@ import type { CoinsCatalog } from './coinsCatalog.ts';
 import type {
   KeyPolicy,
   ActivatedCoin,
+  ActivatedToken,
+  TokenPlan,
   ActivationPlan,
   ActivationVia,
   Balance,
@@ -159,6 +161,29 @@ export interface ChainFamily {
   release?(coin: ActivatedCoin): void;
   /** The gas price source of an active coin activated with a gas station; `undefined` without one. */
   gasPriceFeed?(coin: ActivatedCoin): GasPriceFeed | undefined;
+  /** Set by families whose active platforms take tokens one at a time (`enable_erc20`). */
+  readonly tokens?: TokenSupport;
+}
+
+/** What a family accepts as a token: one protocol type, and its contract address rule. */
+export interface TokenRule {
+  /** Coins-file protocol type of this family's tokens, e.g. `ERC20`. */
+  readonly protocolType: 'ERC20' | 'TRC20';
+  /** The contract address in canonical form, or why it is unacceptable. */
+  contractAddress(raw: string): { readonly address: string } | { readonly problem: string };
+}
+
+/** How a family adds a token to one of its active platforms (`enable_erc20`, docs/compatibility.md §18). */
+export interface TokenSupport {
+  /** The coins-file protocol type of its tokens and their contract address rule. */
+  readonly rule: TokenRule;
+  /** The nodes an active platform reads through (its tokens read through the same ones). */
+  nodes(platform: ActivatedCoin): readonly { readonly url: string; readonly gatewayProxy: boolean }[];
+  /**
+   * Reads `token` at the platform's address through the platform's nodes (one round trip: its
+   * balance, and its decimals when the plan has none); must stop when `signal` aborts.
+   */
+  read(platform: ActivatedCoin, token: TokenPlan, signal: AbortSignal): Promise<ActivatedToken>;
 }
 
 /**

@@ -6,9 +6,17 @@ import { SWAP_CONTRACT } from '../testing/stack.ts';
 import type { CoinEntry } from '../../spec/coins.ts';
 import { ActivationVia } from '../../machines/activation.types.ts';
 
-/** The activation methods walked, by the service's own names (`task::enable_eth` is `init` then `status`). */
-export const WalkMethod = ActivationVia;
-export type WalkMethod = ActivationVia;
+/**
+ * The activation methods walked, by the service's own names (`task::enable_eth` is `init` then
+ * `status`): those that activate a coin from its entry alone (`enable_erc20` needs its platform first).
+ */
+export const WalkMethod = {
+  Electrum: ActivationVia.Electrum,
+  Enable: ActivationVia.Enable,
+  EnableEthWithTokens: ActivationVia.EnableEthWithTokens,
+  EnableEthTask: ActivationVia.EnableEthTask,
+} as const;
+export type WalkMethod = (typeof WalkMethod)[keyof typeof WalkMethod];
 
 const ALL_METHODS: readonly WalkMethod[] = [WalkMethod.Electrum, WalkMethod.Enable, WalkMethod.EnableEthWithTokens, WalkMethod.EnableEthTask];
 const LEGACY_UTXO = [WalkMethod.Electrum, WalkMethod.Enable] as const;

@@ -30,7 +30,8 @@ export interface DevMode {
   readonly address: string;
   /** Human-readable banner with ready-to-paste curl commands. */
   readonly banner: string;
-  stop(): Promise<void>;
+  /** Stops the service (telling shutdown-signal listeners `signal`, if given) and the peers. */
+  stop(signal?: string): Promise<void>;
 }
 
 /**
@@ -94,8 +95,8 @@ export async function startDevMode(options: {
       password: secrets.rpc_password,
       address,
       banner: banner({ url: service.url, devnet, tron: node, utxo: ltc, nftIndexer: indexer, password: secrets.rpc_password, address, confPath }),
-      async stop() {
-        await service.stop();
+      async stop(signal?: string) {
+        await service.stop(signal);
         await Promise.all([node.stop(), ltc.stop(), indexer.stop()]);
         await devnet.stop();
       },

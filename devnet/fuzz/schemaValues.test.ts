@@ -9,7 +9,7 @@ import { fits, sitesOf, validInstance } from './schemaValues.ts';
 /** The fuzzer's own judgement must agree with TypeBox's (defaults filled, as the service does). */
 const typeboxAccepts = (schema: Parameters<typeof Value.Check>[0], value: unknown) => Value.Check(schema, Value.Default(schema, structuredClone(value)));
 
-const schemas = Object.entries({ ...buildMethodTables({} as never, {} as never, {} as never).methods }).map(([name, def]) => [name, def.params.schema] as const);
+const schemas = Object.entries({ ...buildMethodTables({} as never, {} as never, {} as never, {} as never).methods }).map(([name, def]) => [name, def.params.schema] as const);
 
 describe('fuzz values', () => {
   it('valid instances fit, and fits agrees with TypeBox on mutated ones', () => {

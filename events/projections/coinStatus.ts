@@ -99,6 +99,10 @@ export function nextCoinStatus(
       const error = prev?.error === undefined ? {} : { error: prev.error };
       return { ...base, state: prev?.state ?? 'inactive', ...withoutToken(enabled, event.data.ticker), ...gasPriceOf(prev, event), ...error };
     }
+    case 'TokenActivated': {
+      const error = prev?.error === undefined ? {} : { error: prev.error };
+      return { ...base, state: prev?.state ?? 'inactive', ...withToken(enabled, event.data, event.metadata.time), ...gasPriceOf(prev, event), ...error };
+    }
     case 'GasPriceUpdated':
     case 'GasPriceStale': {
       // Always a new value, even when the price part stays the same: whether an event changes a
@@ -209,6 +213,18 @@ function withSetting(
   const own = enabled?.settings?.[ticker];
   if (enabled === undefined || own === undefined) return { ...(prev ?? { state: 'inactive' as const }), ...base };
   return { ...prev!, ...base, settings: { ...enabled.settings, [ticker]: { ...own, ...change } } };
+}
+
+/** The enabled part with a token added by `enable_erc20` (its balance and settings too). */
+function withToken(enabled: Enabled | undefined, token: Extract<StoredEvent, { type: 'TokenActivated' }>['data'], time: string): Enabled | Record<string, never> {
+  if (enabled === undefined) return {};
+  const { ticker, contractAddress, decimals, balance, settings } = token;
+  return {
+    ...enabled,
+    tokens: [...(enabled.tokens ?? []).filter((t) => t.ticker !== ticker), { ticker, contractAddress, decimals, activatedAt: time }],
+    ...(settings === undefined ? {} : { settings: { ...enabled.settings, [ticker]: settings } }),
+    ...(balance === undefined ? {} : { balances: { ...enabled.balances, [ticker]: balance } }),
+  };
 }
 
 function withoutToken(enabled: Enabled | undefined, token: string): Enabled | Record<string, never> {

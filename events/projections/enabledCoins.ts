@@ -54,6 +54,9 @@ export class EnabledCoinsProjection {
       case 'TokenDisabled':
         this.#platforms.get(event.data.platform)?.tokens.delete(event.data.ticker);
         break;
+      case 'TokenActivated':
+        this.#platforms.get(event.data.platform)?.tokens.add(event.data.ticker);
+        break;
       default:
         break;
     }

@@ -48,6 +48,8 @@ export interface NodeSettings {
   /** Absolute path: `dbdir` resolved against the working directory. */
   readonly dbdir: string;
   readonly gui: string | undefined;
+  /** `wallet_name`: the wallet `get_wallet_names` reports (none when absent). */
+  readonly walletName: string | undefined;
   readonly netid: number | undefined;
   readonly allowWeakPassword: boolean;
   /** `use_trading_proto_v2`: v2 EVM activations of trading coins require `swap_v2_contracts`. @default false */
@@ -128,6 +130,7 @@ export function parseNodeSettings(value: unknown, label: string, cwd: string): N
     rpcport: file.rpcport,
     dbdir: resolve(cwd, file.dbdir),
     gui: file.gui,
+    walletName: file.wallet_name,
     netid: file.netid,
     allowWeakPassword: file.allow_weak_password,
     useTradingProtoV2: file.use_trading_proto_v2,

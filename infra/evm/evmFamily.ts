@@ -1,5 +1,5 @@
 import { CommandKind, type ActivationCommand, type ChainFamily, type PlanContext } from '../../actors/ports/chainFamily.ts';
-import { activatedPlatform, balanceFromRead, tokensForBalance } from '../../actors/platformRead.ts';
+import { activatedPlatform, balanceFromRead, tokenFromRead, tokensForBalance, tokenToRead } from '../../actors/platformRead.ts';
 import { ActivationVia, ChainFamilyId, KeyPolicy, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { BusyNodes } from '../failover/busyNodes.ts';
@@ -13,6 +13,7 @@ import { WsPool } from './wsPool.ts';
 import { ReadPaths } from './multicall/multicallSupport.ts';
 import { gatewaySigner, requireGatewaySigner } from '../gatewayProxy/gatewaySigner.ts';
 import { planEvmPlatform, type EvmPlanParams } from './evmPlan.ts';
+import { ERC20_RULE } from './evmAddressRules.ts';
 import { activateLegacyEvm, planLegacyEvm } from './legacyEvmEnable.ts';
 import { gasPriceFeed, withGasStation } from './gasStation.ts';
 import { allOrAbort } from '../../kernel/allOrAbort.ts';
@@ -170,6 +171,17 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
 
     gasPriceFeed(coin: ActivatedCoin) {
       return gasPriceFeed((coin.connection as EvmConnection).gasPrice, chainDeps);
+    },
+
+    // `enable_erc20`: a token reads at its platform's address through its platform's nodes and sockets.
+    tokens: {
+      rule: ERC20_RULE,
+      nodes: (platform) => (platform.connection as EvmConnection).nodes,
+      async read(platform, token, signal) {
+        const connection = platform.connection as EvmConnection;
+        const read = await withNodes(connection, signal, (provider) => readAccount(provider, platform.address, [tokenToRead(token)], true));
+        return tokenFromRead(token, read);
+      },
     },
   };
 }

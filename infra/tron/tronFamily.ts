@@ -1,5 +1,5 @@
 import { CommandKind, expectKind, type ActivationCommand, type ChainFamily, type PlanContext } from '../../actors/ports/chainFamily.ts';
-import { activatedPlatform, balanceFromRead, tokensForBalance } from '../../actors/platformRead.ts';
+import { activatedPlatform, balanceFromRead, tokenFromRead, tokensForBalance, tokenToRead } from '../../actors/platformRead.ts';
 import { platformPlan } from '../../actors/platformPlan.ts';
 import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../../kernel/clock.ts';
@@ -12,7 +12,7 @@ import { isHdKeyProvider } from '../../actors/ports/keyProvider.ts';
 import { createTronHttp } from './tronHttp.ts';
 import { MulticallSupport } from '../multicall/multicallSupport.ts';
 import type { TronMulticallRoute } from './tronMulticall.ts';
-import { planTronActivation, type TronNode, type TronPlanParams } from './tronPlan.ts';
+import { planTronActivation, TRC20_RULE, type TronNode, type TronPlanParams } from './tronPlan.ts';
 import { gatewaySigner, requireGatewaySigner } from '../gatewayProxy/gatewaySigner.ts';
 
 export interface TronFamilyOptions {
@@ -103,6 +103,19 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
         readTronAccount(http(node), connection.owner, tokensForBalance(coin, ticker), true, nodeSignal, route(node, connection.multicall)),
       );
       return balanceFromRead(coin, ticker, read);
+    },
+
+    // `enable_erc20`: a TRC20 reads at its platform's account through its platform's nodes.
+    tokens: {
+      rule: TRC20_RULE,
+      nodes: (platform) => (platform.connection as TronConnection).nodes,
+      async read(platform, token, signal) {
+        const connection = platform.connection as TronConnection;
+        const read = await readFromNodes(connection, signal, failover, (node, nodeSignal) =>
+          readTronAccount(http(node), connection.owner, [tokenToRead(token)], true, nodeSignal, route(node, connection.multicall)),
+        );
+        return tokenFromRead(token, read);
+      },
     },
   };
 }

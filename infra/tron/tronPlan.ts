@@ -24,7 +24,7 @@ export interface TronNode {
 }
 
 /** TRC20 tokens: contract as base58 `T…` or hex `41…`, kept in base58. */
-const TRC20_RULE: TokenRule = {
+export const TRC20_RULE: TokenRule = {
   protocolType: 'TRC20',
   contractAddress(raw) {
     const evm = raw.startsWith('T') || /^41[0-9a-fA-F]{40}$/.test(raw) ? tronToEvmAddress(raw) : undefined;

@@ -7,8 +7,10 @@ import type { MethodTable } from '../methods.ts';
 import { WireNames } from '../../spec/wireNames.ts';
 import { disableCoinMethod, getEnabledCoinsLegacyMethod, getEnabledCoinsV2Method, myBalanceMethod } from './coinMethods.ts';
 import { enableEthWithTokensMethod } from './enableEthWithTokens.ts';
+import { enableErc20Method } from './enableErc20.ts';
 import { legacyEnableMethod } from './legacyEnable.ts';
 import { legacyElectrumMethod } from './legacyElectrum.ts';
+import { nodeMethods, type NodeInfo, type ShutdownSignalStreams } from './nodeMethods.ts';
 
 /**
  * The service's method tables: `methods` by name, plus legacy forms of names that are also v2.
@@ -18,18 +20,21 @@ export function buildMethodTables(
   service: ActivationService,
   tasks: EnableEthTasks,
   settings: CoinSettingsService,
+  node: { readonly info: NodeInfo; readonly streams: ShutdownSignalStreams },
   wireNames: WireNames = WireNames.Neutral,
 ): { methods: MethodTable; legacyMethods: MethodTable } {
   return {
     methods: {
       ...enableEthTaskMethods(tasks, service, wireNames),
       enable_eth_with_tokens: enableEthWithTokensMethod(service),
+      enable_erc20: enableErc20Method(service),
       get_enabled_coins: getEnabledCoinsV2Method(service),
       disable_coin: disableCoinMethod(service),
       my_balance: myBalanceMethod(service),
       enable: legacyEnableMethod(service),
       electrum: legacyElectrumMethod(service),
       ...coinSettingsMethods(settings),
+      ...nodeMethods(node.info, node.streams),
     },
     legacyMethods: {
       get_enabled_coins: getEnabledCoinsLegacyMethod(service),

@@ -35,3 +35,11 @@ export function taskStatusFrame(seq: number, taskId: number, status: unknown): s
 export function controlFrame(name: ControlFrame, message: unknown = {}): string {
   return `event: ${name}\ndata: ${JSON.stringify({ _type: CONTROL_TYPE[name], message })}\n\n`;
 }
+
+/**
+ * A streamer's frame in the reference's form, `data: {"_type":"<STREAMER_ID>","message":<message>}`
+ * with no `event:` (an EventSource `onmessage` gets it) and no `id:` (it is not a logged event).
+ */
+export function streamerFrame(streamerId: string, message: unknown): string {
+  return `data: ${JSON.stringify({ _type: streamerId, message })}\n\n`;
+}

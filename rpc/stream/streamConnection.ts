@@ -92,6 +92,11 @@ export class StreamConnection {
     if (!this.#closed) this.#write(controlFrame(name, message));
   }
 
+  /** A streamer's frame (`SHUTDOWN_SIGNAL`): no `id:`, same slow-client bound. */
+  streamer(frame: string): void {
+    if (!this.#closed) this.#write(frame);
+  }
+
   /** Ends the stream (service stopping). */
   end(): void {
     if (this.#closed) return;

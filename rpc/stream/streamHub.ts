@@ -10,7 +10,8 @@ import { nextTaskRecord, taskIdOf } from '../../events/projections/taskReducer.t
 import { renderTaskStatus } from '../../spec/render/taskStatus.ts';
 import { WireNames } from '../../spec/wireNames.ts';
 import { eventPasses, type EventFilter } from './eventFilter.ts';
-import { ControlFrame, domainEventFrame, taskStatusFrame } from './sseFrames.ts';
+import { ControlFrame, domainEventFrame, streamerFrame, taskStatusFrame } from './sseFrames.ts';
+import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import { StreamConnection, type SseSink } from './streamConnection.ts';
 import type { TaskDirectory } from './taskDirectory.ts';
 
@@ -77,10 +78,19 @@ function frameFor(selection: StreamSelection, frames: EventFrames): string | und
   return task !== undefined && task.clientId === selection.clientId ? task.frame : undefined;
 }
 
+/** The reference's streamer id of the shutdown signal (docs/compatibility.md §19). */
+export const SHUTDOWN_SIGNAL_STREAMER = 'SHUTDOWN_SIGNAL';
+
+/** `stream::*::enable` refused: the reference's `EnableError`, its manager's reason as `error_data`. */
+const enableError = (reason: 'UnknownClient' | 'ClientAlreadyListening', why: string): ActivationError =>
+  new ActivationError(ErrorType.EnableError, `${reason}: ${why}`, reason);
+
 export class StreamHub {
   readonly #options: StreamHubOptions;
   readonly #names: WireNames;
   readonly #connections = new Map<StreamConnection, StreamSelection>();
+  /** Client ids whose `/event-stream` connections hear the shutdown signal (while one is open). */
+  readonly #shutdownListeners = new Set<number>();
   readonly #unsubscribe: () => void;
   /** Set while a heartbeat is scheduled: only while some stream is open. */
   #cancelHeartbeat: (() => void) | undefined;
@@ -109,6 +119,8 @@ export class StreamHub {
       onClose: () => {
         this.#connections.delete(connection);
         if (this.#connections.size === 0) this.#stopHeartbeat();
+        // As the reference: a client that disconnects stops listening to its streamers.
+        if (selection.kind === 'tasks' && !this.#isConnected(selection.clientId)) this.#shutdownListeners.delete(selection.clientId);
       },
     });
     if (this.#closed) return connection.end();
@@ -126,6 +138,32 @@ export class StreamHub {
       return connection.end(); // the log could not be read: the client reconnects and retries
     }
     connection.endReplay();
+  }
+
+  /**
+   * `stream::shutdown_signal::enable`: the `/event-stream` connections of `clientId` will get
+   * `{"_type":"SHUTDOWN_SIGNAL","message":"<signal>"}` when the service is stopped by a signal.
+   * As the reference: the client must be connected (`UnknownClient`), and listen once
+   * (`ClientAlreadyListening`); it stops listening when its last connection closes.
+   */
+  enableShutdownSignal(clientId: number): string {
+    if (!this.#isConnected(clientId)) throw enableError('UnknownClient', `no /event-stream?id=${clientId} connection is open; open it first`);
+    if (this.#shutdownListeners.has(clientId)) throw enableError('ClientAlreadyListening', `client ${clientId} already listens to ${SHUTDOWN_SIGNAL_STREAMER}`);
+    this.#shutdownListeners.add(clientId);
+    return SHUTDOWN_SIGNAL_STREAMER;
+  }
+
+  /** Tells the shutdown listeners which signal stops the service (before {@link close}). */
+  shutdownSignal(signal: string): void {
+    const frame = streamerFrame(SHUTDOWN_SIGNAL_STREAMER, signal);
+    for (const [connection, selection] of this.#connections) {
+      if (selection.kind === 'tasks' && this.#shutdownListeners.has(selection.clientId)) connection.streamer(frame);
+    }
+  }
+
+  #isConnected(clientId: number): boolean {
+    for (const selection of this.#connections.values()) if (selection.kind === 'tasks' && selection.clientId === clientId) return true;
+    return false;
   }
 
   /** Ends every stream and stops following the log. */
