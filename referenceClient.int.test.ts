@@ -1,0 +1,181 @@
+/**
+ * The reference's own GUI client, replayed (docs/compatibility.md §19): its exact request bodies,
+ * in its order and concurrency, against devnet peers, and every field it parses from each answer
+ * checked the way it parses it (its error test included).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FakeHardwareWallet } from './devnet/hardware/fakeHardwareWallet.ts';
+import { ReferenceClient, isSdkError } from './devnet/referenceClient/sdkClient.ts';
+import { enableErc20Params, ethWithTokensParams, taskStatusParams, trezorEthInitParams, type EvmPlatformConfig } from './devnet/referenceClient/clientBodies.ts';
+import { loginStorm, type LoginAsset } from './devnet/referenceClient/loginStorm.ts';
+import { SWAP_CONTRACT, TEST_ADDRESS, TEST_PASSWORD, startStack, startTestDevnet, type Stack } from './devnet/testing/stack.ts';
+import { evmToTronBase58 } from './infra/keys/tronAddress.ts';
+import type { EvmDevnet } from './devnet/index.ts';
+
+const TOKENS = [
+  { symbol: 'USDT', decimals: 6, amount: 25_000_000_001n },
+  { symbol: 'DAI', decimals: 18, amount: 7n * 10n ** 18n + 3n },
+];
+const NATIVE = 1_234_500_000_000_000_001n;
+const WALLET = 'My Wallet';
+
+let devnet: EvmDevnet;
+before(async () => {
+  devnet = await startTestDevnet({ nativeWei: NATIVE, tokens: TOKENS });
+});
+after(() => devnet?.stop());
+
+const stack = (extra: Parameters<typeof startStack>[0] = {}) => startStack({ devnet, tron: true, config: { wallet_name: WALLET }, ...extra });
+const eth = (s: Stack): EvmPlatformConfig => ({
+  ticker: 'ETH',
+  nodes: [{ url: s.devnet.url, gui_auth: false }],
+  swapContract: SWAP_CONTRACT,
+  fallbackSwapContract: SWAP_CONTRACT,
+  requiredConfirmations: 3,
+});
+const trx = (s: Stack): EvmPlatformConfig => ({ ticker: 'TRX', nodes: [{ url: s.tron!.url, gui_auth: false }], requiredConfirmations: 1, mm2: 1 });
+
+/** What the SDK requires of a balance object: strings under exactly one alias of each. */
+function assertBalance(balance: any, spendable: string, where: string): void {
+  assert.deepEqual(Object.keys(balance).sort(), ['spendable', 'unspendable'], where);
+  assert.equal(typeof balance.spendable, 'string', where);
+  assert.equal(balance.spendable, spendable, where);
+  assert.equal(balance.unspendable, '0', where);
+}
+
+/** What the SDK parses of an Iguana `enable_eth_with_tokens` answer: mmrpc, current_block, both address maps. */
+function assertIguanaActivation(body: any, platform: string, address: string, native: string, tokens: Record<string, string>): void {
+  assert.equal(isSdkError(body), false, JSON.stringify(body));
+  assert.equal(body.mmrpc, '2.0');
+  assert.ok(!('id' in body) || body.id === null);
+  assert.ok(Number.isInteger(body.result.current_block) && body.result.current_block > 0);
+  assertBalance(body.result.eth_addresses_infos[address].balances, native, `${platform} balance`);
+  const balances = body.result.erc20_addresses_infos[address].balances;
+  assert.deepEqual(Object.keys(balances).sort(), Object.keys(tokens).sort());
+  for (const [ticker, spendable] of Object.entries(tokens)) assertBalance(balances[ticker], spendable, ticker);
+}
+
+describe('the reference client, replayed', () => {
+  test('login probes (§0, §8.1): legacy version, get_wallet_names with params null and no id', async () => {
+    const s = await stack();
+    try {
+      const client = new ReferenceClient(s.service.url, TEST_PASSWORD);
+      const version = await client.legacy('version');
+      assert.equal(version.status, 200);
+      assert.equal(typeof version.body.result, 'string');
+      assert.equal(typeof version.body.datetime, 'string');
+      const names = await client.v2('get_wallet_names', null);
+      assert.equal(isSdkError(names.body), false, JSON.stringify(names.body));
+      assert.deepEqual(names.body.result, { wallet_names: [WALLET], activated_wallet: WALLET });
+      const enabled = await client.v2('get_enabled_coins', null);
+      assert.deepEqual(enabled.body.result.coins, []);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('ETH + ERC20, a token after its platform, TRX + TRC20 (§1–§3, §6, §7): every field the client parses', async () => {
+    const s = await stack();
+    try {
+      const client = new ReferenceClient(s.service.url, TEST_PASSWORD);
+      const ethAnswer = await client.v2('enable_eth_with_tokens', ethWithTokensParams(eth(s), ['USDT-ERC20']));
+      assertIguanaActivation(ethAnswer.body, 'ETH', TEST_ADDRESS, '1.234500000000000001', { 'USDT-ERC20': '25000.000001' });
+
+      const erc20 = await client.v2('enable_erc20', enableErc20Params('DAI-ERC20', eth(s)));
+      assert.equal(isSdkError(erc20.body), false, JSON.stringify(erc20.body));
+      assert.equal(erc20.body.mmrpc, '2.0');
+      const { balances, platform_coin, token_contract_address, required_confirmations } = erc20.body.result;
+      assert.equal(platform_coin, 'ETH');
+      assert.equal(token_contract_address.toLowerCase(), devnet.tokens[1]!.address.toLowerCase());
+      assert.ok(Number.isInteger(required_confirmations));
+      assertBalance(balances[TEST_ADDRESS], '7.000000000000000003', 'DAI-ERC20 balance');
+
+      const tronAddress = evmToTronBase58(TEST_ADDRESS);
+      const trxAnswer = await client.v2('enable_eth_with_tokens', ethWithTokensParams(trx(s), ['USDT-TRC20']));
+      assert.equal(isSdkError(trxAnswer.body), false, JSON.stringify(trxAnswer.body));
+      assertBalance(trxAnswer.body.result.erc20_addresses_infos[tronAddress].balances['USDT-TRC20'], '25000.000001', 'USDT-TRC20');
+
+      const enabled = await client.v2('get_enabled_coins', null);
+      assert.deepEqual((enabled.body.result.coins as { ticker: string }[]).map((c) => c.ticker).sort(), ['DAI-ERC20', 'ETH', 'TRX', 'USDT-ERC20', 'USDT-TRC20']);
+      const balance = await client.legacy('my_balance', { coin: 'DAI-ERC20' });
+      assert.deepEqual(
+        { address: balance.body.address, coin: balance.body.coin, balance: balance.body.balance, unspendable_balance: balance.body.unspendable_balance },
+        { address: TEST_ADDRESS, coin: 'DAI-ERC20', balance: '7.000000000000000003', unspendable_balance: '0' },
+      );
+      const disabled = await client.legacy('disable_coin', { coin: 'USDT-ERC20' });
+      assert.equal(isSdkError(disabled.body), false, JSON.stringify(disabled.body));
+      // An activation the client retries after a race: the already-activated error, in the words it matches.
+      const again = await client.v2('enable_eth_with_tokens', ethWithTokensParams(eth(s), []));
+      assert.equal(isSdkError(again.body), true);
+      assert.match(JSON.stringify(again.body), /PlatformIsAlreadyActivated/);
+      const token = await client.v2('enable_erc20', enableErc20Params('DAI-ERC20', eth(s)));
+      assert.match(JSON.stringify(token.body), /activated already/);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('Trezor (§4): task::enable_eth::init with {"type":"Trezor"}, status polled with forget_if_finished false until Ok', async () => {
+    const fake = new FakeHardwareWallet({ pin: '1234' });
+    const s = await stack({ hardware: async () => fake, config: { wire_names: 'reference' } });
+    try {
+      const client = new ReferenceClient(s.service.url, TEST_PASSWORD);
+      const init = await client.v2('task::enable_eth::init', trezorEthInitParams(eth(s), ['USDT-ERC20']));
+      assert.equal(isSdkError(init.body), false, JSON.stringify(init.body));
+      assert.ok(Number.isInteger(init.body.result.task_id));
+      const seen = new Set<string>();
+      for (let poll = 0; poll < 200; poll++) {
+        const { body } = await client.v2('task::enable_eth::status', taskStatusParams(init.body.result.task_id));
+        assert.equal(isSdkError(body), false, JSON.stringify(body));
+        assert.ok('details' in body.result, 'the client requires the details key');
+        seen.add(`${body.result.status} ${typeof body.result.details === 'string' ? body.result.details : ''}`.trim());
+        if (body.result.details === 'WaitingForTrezorToConnect') fake.connect(); // the user plugs the device in
+        if (body.result.status === 'UserActionRequired' && body.result.details === 'EnterTrezorPin') {
+          // The SDK has no enable_eth user_action; the reference's docs and tests send this one.
+          const pin = await client.v2('task::enable_eth::user_action', { task_id: init.body.result.task_id, user_action: { action_type: 'TrezorPin', pin: '1234' } });
+          assert.equal(isSdkError(pin.body), false, JSON.stringify(pin.body));
+        }
+        if (body.result.status === 'Ok') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.ok(seen.has('InProgress WaitingForTrezorToConnect'), [...seen].join(', '));
+      assert.ok(seen.has('UserActionRequired EnterTrezorPin'), [...seen].join(', '));
+      assert.ok(seen.has('Ok'), [...seen].join(', '));
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('login storm (§8): ETH, USDT-ERC20, TRX, USDT-TRC20 at once with the GUI retry; every coin active after at most one retry, listed once, activated once', async () => {
+    const s = await stack();
+    try {
+      const client = new ReferenceClient(s.service.url, TEST_PASSWORD);
+      const assets: LoginAsset[] = [
+        { kind: 'platform', ticker: 'ETH', platform: eth(s) },
+        { kind: 'token', ticker: 'USDT-ERC20', platform: eth(s) },
+        { kind: 'platform', ticker: 'TRX', platform: trx(s) },
+        { kind: 'token', ticker: 'USDT-TRC20', platform: trx(s) },
+      ];
+      const outcomes = await loginStorm(client, assets);
+      for (const outcome of outcomes) {
+        assert.ok(outcome.active, `${outcome.ticker} never became active: ${JSON.stringify(client.calls.filter((c) => c.ticker === outcome.ticker && c.failed).map((c) => c.body))}`);
+        assert.ok(outcome.tries <= 2, `${outcome.ticker} took ${outcome.tries} tries`);
+      }
+      const listed = ((await client.v2('get_enabled_coins', null)).body.result.coins as { ticker: string }[]).map((c) => c.ticker);
+      assert.deepEqual([...listed].sort(), ['ETH', 'TRX', 'USDT-ERC20', 'USDT-TRC20']);
+      // Every race was lost at once with the already-activated answer, never by a second activation.
+      const activated = new Map<string, number>();
+      for await (const event of s.service.log.read()) {
+        const tickers = event.type === 'CoinActivated' ? [event.data.ticker, ...event.data.tokens.map((t) => t.ticker)] : event.type === 'TokenActivated' ? [event.data.ticker] : [];
+        for (const ticker of tickers) activated.set(ticker, (activated.get(ticker) ?? 0) + 1);
+      }
+      assert.deepEqual(Object.fromEntries(activated), { ETH: 1, 'USDT-ERC20': 1, TRX: 1, 'USDT-TRC20': 1 }, 'one activation per coin');
+      for (const call of client.calls.filter((c) => c.failed)) {
+        assert.match(JSON.stringify(call.body), /PlatformIsAlreadyActivated|activated already|CoinIsAlreadyActivated/, `a failure other than losing a race: ${JSON.stringify(call.body)}`);
+      }
+    } finally {
+      await s.stop();
+    }
+  });
+});
