@@ -1,5 +1,7 @@
 import { enableErc20Params, type EnableErc20Params } from '../../spec/enableErc20.ts';
 import { invalidRequest } from '../../spec/errors.ts';
+import { PolicyType, readPrivKeyPolicy } from '../../spec/privKeyPolicy.ts';
+import { readProxyFlag } from '../../spec/proxyFlag.ts';
 import { renderEnableErc20Result } from '../../spec/render/enableErc20Result.ts';
 import type { ActivationService } from '../../actors/activationService.ts';
 import type { TokenActivationCommand } from '../../actors/tokenPlan.ts';
@@ -19,26 +21,23 @@ export function toTokenCommand(params: EnableErc20Params): TokenActivationComman
   if (p.provider !== undefined) {
     throw invalidRequest(`${FIELD}provider: NFTs are not activated through enable_erc20 here; use nft_req of enable_eth_with_tokens`);
   }
-  const policy = typeof p.priv_key_policy === 'object' ? p.priv_key_policy.type : p.priv_key_policy;
-  if (policy === 'BrowserWallet' || policy === 'RemoteWallet') {
-    throw invalidRequest(`${FIELD}priv_key_policy: ${policy} is not served by this native build; a token signs with its platform's key`);
-  }
-  if (typeof p.priv_key_policy === 'object' && p.priv_key_policy.data !== undefined) {
-    throw invalidRequest(`${FIELD}priv_key_policy.data: only the RemoteWallet policy takes data; remove it`);
+  // Every name clients send (`Trezor`, `gui_auth`, …) is read as the spec's (docs/compatibility.md §17).
+  const policy = p.priv_key_policy === undefined ? undefined : readPrivKeyPolicy(p.priv_key_policy, `${FIELD}priv_key_policy`);
+  if (policy?.type === PolicyType.BrowserWallet || policy?.type === PolicyType.RemoteWallet) {
+    throw invalidRequest(`${FIELD}priv_key_policy: ${policy.spoken} is not served by this native build; a token signs with its platform's key`);
   }
   return {
     ticker: params.ticker,
     ...(p.required_confirmations === undefined ? {} : { requiredConfirmations: p.required_confirmations }),
     ...(p.requires_notarization === undefined ? {} : { requiresNotarization: p.requires_notarization }),
-    ...(policy === undefined ? {} : { keyPolicy: policy === 'Hardware' ? KeyPolicy.Hardware : KeyPolicy.ContextPrivKey }),
+    ...(policy === undefined ? {} : { keyPolicy: policy.type === PolicyType.Hardware ? KeyPolicy.Hardware : KeyPolicy.ContextPrivKey }),
     ...(p.nodes === undefined
       ? {}
       : {
-          nodes: p.nodes.map((n) => ({
-            url: n.url,
-            ...(n.ws_url === undefined ? {} : { wsUrl: n.ws_url }),
-            ...(n.gateway_proxy === undefined ? {} : { gatewayProxy: n.gateway_proxy }),
-          })),
+          nodes: p.nodes.map((n, index) => {
+            const gatewayProxy = readProxyFlag(n, `${FIELD}nodes[${index}]`);
+            return { url: n.url, ...(n.ws_url === undefined ? {} : { wsUrl: n.ws_url }), ...(gatewayProxy === undefined ? {} : { gatewayProxy }) };
+          }),
         }),
     ...toSwapContracts(p),
   };
