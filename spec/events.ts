@@ -165,6 +165,24 @@ export const GasPriceStale = event(
 );
 
 /**
+ * A watched balance changed (issue 24): the balance of `ticker` (the platform or one of its
+ * tokens) at `address` was `old` at the last block the watcher read and is `new` at `block`. On the
+ * platform's stream (`platform`). Amounts are exact decimal strings in the coin's unit, as in
+ * `CoinActivated`. An unchanged balance writes nothing.
+ */
+export const BalanceChanged = event(
+  'BalanceChanged',
+  Type.Object({
+    ticker: Type.String(),
+    platform: Type.String(),
+    address: Type.String(),
+    old: Balance,
+    new: Balance,
+    block: Type.Integer({ minimum: 0 }),
+  }),
+);
+
+/**
  * Progress of one activation attempt (issue 15), on its coin's stream, between its
  * `ActivationRequested` and its outcome. `attempt` is that of `ActivationRequested`; `taskId` is set
  * when a `task::enable_eth` task runs the activation. They change no status: projections skip them.
@@ -287,6 +305,7 @@ export const DomainEvent = Type.Union([
   TokenActivationFailed,
   GasPriceUpdated,
   GasPriceStale,
+  BalanceChanged,
   NodeAttempted,
   TokensRead,
   HdWindowScanned,

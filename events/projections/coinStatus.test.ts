@@ -190,3 +190,19 @@ test('an event log written before settings were kept replays: no settings, and a
   // Not skipped (the projector may decide a skip on an older cached value): only lastSeq moves.
   assert.deepEqual(nextCoinStatus(before, set, key), { ...before, lastSeq: set.metadata.seq, updatedAt: set.metadata.time });
 });
+
+test('a watched balance change replaces the balance of the coin or token at its address; each one moves lastSeq', () => {
+  const s = new EventScript('n1');
+  request(s, 1, ['USDT-ERC20']);
+  s.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20']) });
+  const address = fold(s.events)!.address!;
+  const zero = { spendable: '0', unspendable: '0' };
+  s.coin('ETH', { type: 'BalanceChanged', data: { ticker: 'USDT-ERC20', platform: 'ETH', address, old: { spendable: '10.25', unspendable: '0' }, new: { spendable: '11', unspendable: '0' }, block: 1240 } });
+  const eth = s.coin('ETH', { type: 'BalanceChanged', data: { ticker: 'ETH', platform: 'ETH', address, old: { spendable: '1.5', unspendable: '0' }, new: zero, block: 1241 } });
+  const after = fold(s.events)!;
+  assert.deepEqual(after.balances, { ETH: zero, 'USDT-ERC20': { spendable: '11', unspendable: '0' } });
+  assert.equal(after.lastSeq, eth.metadata.seq);
+  assert.equal(after.state, 'active');
+  const other = s.coin('ETH', { type: 'BalanceChanged', data: { ticker: 'ETH', platform: 'ETH', address: '0x0000000000000000000000000000000000000001', old: zero, new: zero, block: 1242 } });
+  assert.deepEqual(nextCoinStatus(after, other, key), { ...after, lastSeq: other.metadata.seq, updatedAt: other.metadata.time }, 'another address: only lastSeq moves');
+});

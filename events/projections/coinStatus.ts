@@ -18,7 +18,8 @@ export interface CoinToken {
  * Current status of one platform coin of one node: the value of KV key `<node_id>.coin.<TICKER>`.
  * `address`, `currentBlock`, `tokens` and `balances` are present while the coin is enabled (active,
  * passive, or re-activating from passive); `balances` maps the platform and token tickers to
- * decimal-string amounts and is absent when the activation read none (`get_balances: false`).
+ * decimal-string amounts and is absent when the activation read none (`get_balances: false`); a
+ * `BalanceChanged` of the coin's address replaces one (issue 24: the watched balance, not the one at activation).
  */
 export interface CoinStatus {
   readonly nodeId: string;
@@ -109,6 +110,10 @@ export function nextCoinStatus(
       // key must depend on its type alone (the projector skips on a cached value by that rule).
       const { gasPrice: _replaced, ...rest } = prev ?? { state: 'inactive' as const };
       return { ...rest, ...base, ...gasPriceOf(prev, event) };
+    }
+    case 'BalanceChanged': {
+      // Always a new value (lastSeq moves), whatever it changes: the rule of the gas price events.
+      return { ...(prev ?? { state: 'inactive' as const }), ...base, ...withBalance(enabled, event.data) };
     }
     default:
       return undefined;
@@ -225,6 +230,16 @@ function withToken(enabled: Enabled | undefined, token: Extract<StoredEvent, { t
     ...(settings === undefined ? {} : { settings: { ...enabled.settings, [ticker]: settings } }),
     ...(balance === undefined ? {} : { balances: { ...enabled.balances, [ticker]: balance } }),
   };
+}
+
+/**
+ * The enabled part with a watched balance changed (`BalanceChanged`): the coin's or one of its
+ * tokens' balance at the coin's address; a balance of another address (or of no enabled coin) leaves it.
+ */
+function withBalance(enabled: Enabled | undefined, change: Extract<StoredEvent, { type: 'BalanceChanged' }>['data']): Enabled | Record<string, never> {
+  if (enabled === undefined || change.address !== enabled.address) return {};
+  const known = change.ticker === change.platform || (enabled.tokens ?? []).some((t) => t.ticker === change.ticker);
+  return known ? { ...enabled, balances: { ...enabled.balances, [change.ticker]: change.new } } : {};
 }
 
 function withoutToken(enabled: Enabled | undefined, token: string): Enabled | Record<string, never> {
