@@ -144,7 +144,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // The coin actors run their chain work through the family router itself, not the service.
     // What actors append is timed for the metrics.
     const actorLog = timedEventLog(log, (seconds) => metrics.appended(seconds));
-    const registry = new CoinRegistry({ log: actorLog, families, gasPrices: { clock, intervalMs: config.gasStationRefreshMs } });
+    const registry = new CoinRegistry({ log: actorLog, families, gasPrices: { clock, intervalMs: config.gasStationRefreshMs }, balanceWatch: { clock } });
     const hd = isHdKeyProvider(keys) ? { walletId: keys.walletId, known: hdAddresses } : undefined;
     const service = new ActivationService({
       coins: config.coins,

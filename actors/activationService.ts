@@ -151,8 +151,9 @@ export class ActivationService {
   }
 
   /**
-   * Live balance of an enabled coin or token, with its address and decimals. A passive platform is
-   * hidden, but its tokens still answer (docs/compatibility.md §10), also while it re-activates.
+   * Live balance of an enabled coin or token, with its address and decimals: the watched value when
+   * its node's watcher confirmed it within one poll interval, else read from the node. A passive
+   * platform is hidden, but its tokens still answer (docs/compatibility.md §10), also while it re-activates.
    */
   async balance(ticker: string, signal: AbortSignal): Promise<{ address: string; decimals: number; balance: Balance }> {
     const enabled = this.#enabledCoins.find(ticker);
@@ -164,6 +165,9 @@ export class ActivationService {
       throw new ActivationError(ErrorType.NoSuchCoin, `No such coin: ${ticker}`, ticker);
     }
     const decimals = token === undefined ? coin.decimals : token.decimals;
+    // A balance its node's watcher read within one poll interval is the node's answer now (issue 24).
+    const watched = this.#registry.watchedBalance(coin.ticker, ticker, coin.address);
+    if (watched?.fresh === true) return { address: coin.address, decimals, balance: watched.balance };
     return { address: coin.address, decimals, balance: await this.#families.balance(coin, ticker, signal) };
   }
 

@@ -1,6 +1,7 @@
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { ActivatedCoin, ActivatedToken, ActivationPlan, Balance, TokenPlan } from '../machines/activation.types.ts';
 import type { ChainFamily, CommandKind, GasPriceFeed, TokenSupport } from './ports/chainFamily.ts';
+import type { CoinWatch } from './ports/balanceWatch.ts';
 
 /**
  * The family router: picks a `ChainFamily` by what it serves (planning) or by id (chain work,
@@ -61,5 +62,10 @@ export class ChainFamilies {
   /** The gas station of an active coin, if it was activated with one. */
   gasPriceFeed(coin: ActivatedCoin): GasPriceFeed | undefined {
     return this.byId(coin.family).gasPriceFeed?.(coin);
+  }
+
+  /** What to watch of an active coin (issue 24), if its family watches it. */
+  balanceWatch(coin: ActivatedCoin): CoinWatch | undefined {
+    return this.byId(coin.family).balanceWatch?.(coin);
   }
 }

@@ -16,6 +16,8 @@ import { activationOutcome, tokenOutcome, type Activation } from './activationOu
 import { CoinEventWriter } from './coinEventWriter.ts';
 import { GasPriceRefreshers } from './gasPriceRefreshers.ts';
 import type { GasPriceFeed } from './ports/chainFamily.ts';
+import { BalanceWatchers, type WatchedValue } from './balanceWatchers.ts';
+import type { CoinWatch } from './ports/balanceWatch.ts';
 import { withActivationProgress } from './ports/activationProgress.ts';
 import { progressRecorder } from './progressRecorder.ts';
 import type { Clock } from '../kernel/clock.ts';
@@ -31,6 +33,8 @@ export interface FamilyRouter {
   readonly activate: ActivateCoin;
   /** The gas station of an active coin, if it has one (refreshed while it is active). */
   gasPriceFeed?(coin: ActivatedCoin): GasPriceFeed | undefined;
+  /** What to watch of an active coin and through which node (issue 24); `undefined`: not watched. */
+  balanceWatch?(coin: ActivatedCoin): CoinWatch | undefined;
   /** Reads a token for an active platform (`enable_erc20`); must stop when `signal` aborts. */
   readToken?(platform: ActivatedCoin, token: TokenPlan, signal: AbortSignal): Promise<ActivatedToken>;
 }
@@ -131,6 +135,7 @@ export class CoinRegistry {
   readonly #events: CoinEventWriter;
   readonly #machine: CoinMachine;
   readonly #gasPrices: GasPriceRefreshers | undefined;
+  readonly #balances: BalanceWatchers | undefined;
   /** The task of each coin's current activation (for its progress events). */
   readonly #taskOf = new Map<string, number | undefined>();
   #reservations = 0;
@@ -138,11 +143,21 @@ export class CoinRegistry {
 
   /**
    * `families` runs the chain work of every coin actor (handed over by the composition root); with
-   * `gasPrices`, an active coin's gas station is refreshed while it stays active.
+   * `gasPrices`, an active coin's gas station is refreshed while it stays active; with
+   * `balanceWatch` (the clock), an active coin's balances are watched on its node (issue 24).
    */
-  constructor(deps: { log: EventLog; families: FamilyRouter; gasPrices?: GasPriceRefreshOptions }) {
+  constructor(deps: { log: EventLog; families: FamilyRouter; gasPrices?: GasPriceRefreshOptions; balanceWatch?: { readonly clock: Clock } }) {
     this.#events = new CoinEventWriter(deps.log);
-    const { families, gasPrices } = deps;
+    const { families, gasPrices, balanceWatch } = deps;
+    this.#balances =
+      balanceWatch === undefined
+        ? undefined
+        : new BalanceWatchers({
+            clock: balanceWatch.clock,
+            watchOf: (coin) => families.balanceWatch?.(coin),
+            append: (ticker, event) => this.#events.append(ticker, event),
+            afterDurable: (ticker) => this.#events.afterDurable(ticker, Promise.resolve()),
+          });
     this.#gasPrices =
       gasPrices === undefined
         ? undefined
@@ -315,6 +330,19 @@ export class CoinRegistry {
     return this.#gasPrices?.size ?? 0;
   }
 
+  /** How many nodes have their balances watched. */
+  get balanceWatchers(): number {
+    return this.#balances?.size ?? 0;
+  }
+
+  /**
+   * The watched balance of `ticker` (the platform `platform` or one of its tokens) at `address`,
+   * when its node is watched (issue 24), and whether it is fresh (read within one poll interval).
+   */
+  watchedBalance(platform: string, ticker: string, address: string): WatchedValue | undefined {
+    return this.#balances?.watched(platform, ticker, address);
+  }
+
   /** Every platform that is active or passive, with its coin. */
   enabled(): CoinView[] {
     return [...this.#actors.keys()].map((t) => this.view(t)).filter((v) => v.state === 'active' || v.state === 'passive');
@@ -324,6 +352,7 @@ export class CoinRegistry {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#gasPrices?.stopAll();
+    this.#balances?.stopAll();
     for (const actor of this.#actors.values()) actor.stop();
     await this.#events.flush();
   }
@@ -367,6 +396,8 @@ export class CoinRegistry {
     actor.subscribe((snapshot) => {
       const enabled = snapshot.matches('active') || snapshot.matches('passive');
       this.#gasPrices?.follow(ticker, snapshot.context.attempt, enabled ? snapshot.context.coin : null);
+      // Balances are watched while the coin is active only: a passive platform's node is let go.
+      this.#balances?.follow(ticker, snapshot.context.attempt, snapshot.matches('active') ? snapshot.context.coin : null);
     });
     actor.start();
     this.#actors.set(ticker, actor);

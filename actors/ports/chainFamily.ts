@@ -13,6 +13,7 @@ import type {
   SwapV2Contracts,
 } from '../../machines/activation.types.ts';
 import type { GasPriceFailure, GasPriceRead } from '../../machines/gasPriceRefresh.machine.ts';
+import type { CoinWatch } from './balanceWatch.ts';
 
 export type { GasPriceFailure, GasPriceRead };
 
@@ -161,6 +162,8 @@ export interface ChainFamily {
   release?(coin: ActivatedCoin): void;
   /** The gas price source of an active coin activated with a gas station; `undefined` without one. */
   gasPriceFeed?(coin: ActivatedCoin): GasPriceFeed | undefined;
+  /** What to watch of an active coin, and through which node (issue 24); `undefined`: not watched. */
+  balanceWatch?(coin: ActivatedCoin): CoinWatch | undefined;
   /** Set by families whose active platforms take tokens one at a time (`enable_erc20`). */
   readonly tokens?: TokenSupport;
 }

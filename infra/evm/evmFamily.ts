@@ -16,6 +16,7 @@ import { planEvmPlatform, type EvmPlanParams } from './evmPlan.ts';
 import { ERC20_RULE } from './evmAddressRules.ts';
 import { activateLegacyEvm, planLegacyEvm } from './legacyEvmEnable.ts';
 import { gasPriceFeed, withGasStation } from './gasStation.ts';
+import { evmCoinWatch, pollOf } from './evmBalanceWatch.ts';
 import { allOrAbort } from '../../kernel/allOrAbort.ts';
 import { planNftIndexer } from '../nftIndexer/nftPlan.ts';
 import { listNfts, type NftIndexerLimits } from '../nftIndexer/nftIndexerClient.ts';
@@ -76,7 +77,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     const params = plan.params as EvmPlanParams;
     const keys = options.keys;
     if (plan.hd !== undefined && isHdKeyProvider(keys)) {
-      const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, sockets };
+      const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, sockets, ...pollOf(params.platform) };
       return activateHdAccount(plan, plan.hd, {
         keys,
         family: ChainFamilyId.Evm,
@@ -94,7 +95,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     const key = plan.key ?? (await softwareKey(params));
     signal.throwIfAborted();
     const address = key.address;
-    const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, sockets };
+    const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, sockets, ...pollOf(params.platform) };
     // With `nft_req` the indexer is asked alongside the chain (also without balances, as the reference).
     const nft = params.nftIndexer;
     const [read, nfts] = await allOrAbort(signal, [
@@ -169,6 +170,8 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
       if (socketsOf.get(coin.ticker) === sockets) socketsOf.delete(coin.ticker);
     },
 
+    balanceWatch: (coin: ActivatedCoin) => evmCoinWatch(coin, withNodes),
+
     gasPriceFeed(coin: ActivatedCoin) {
       return gasPriceFeed((coin.connection as EvmConnection).gasPrice, chainDeps);
     },
@@ -185,3 +188,4 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     },
   };
 }
+

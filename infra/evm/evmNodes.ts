@@ -36,6 +36,8 @@ export interface EvmConnection extends NodeList<EvmEndpoint> {
   readonly token?: TokenToRead;
   /** Activated with a gas station: the station, and its price at activation (later ones are events). */
   readonly gasPrice?: GasPriceAtActivation;
+  /** Time between two polls of the block number while the coin's balances are watched (coins-file `balance_poll_s`). */
+  readonly balancePollMs?: number;
 }
 
 /** Runs `work` against a connection's nodes with the shared failover policy. */

@@ -1,0 +1,132 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BalanceWatchers } from './balanceWatchers.ts';
+import { ManualClock } from '../devnet/testing/manualClock.ts';
+import type { ActivatedCoin } from '../machines/activation.types.ts';
+import { watchKey, type WatchedBalance } from '../machines/balanceWatch.machine.ts';
+import type { CoinWatch, WatchedNode } from './ports/balanceWatch.ts';
+import type { DomainEvent } from '../spec/events.ts';
+
+const POLL = 10_000;
+const ADDRESS = '0xf5c3bf03cBA4E343484588932e423A7C8BFf102d';
+
+/** A chain the fake nodes read: its height and every balance by {@link watchKey}. */
+class FakeChain {
+  height = 100;
+  readonly balances = new Map<string, bigint>();
+  blockCalls = 0;
+  reads: (readonly string[])[] = [];
+  closed = 0;
+
+  node(key: string): WatchedNode {
+    return {
+      key,
+      pollMs: POLL,
+      readBlock: async () => (this.blockCalls++, this.height),
+      read: async (balances) => {
+        this.reads.push(balances.map((b) => b.ticker));
+        return { block: this.height, balances: new Map(balances.map((b) => [watchKey(b), { spendable: this.balances.get(watchKey(b)) ?? 0n, unspendable: 0n }])) };
+      },
+      close: () => void this.closed++,
+    };
+  }
+}
+
+const coin = (ticker: string, node: string): ActivatedCoin =>
+  ({ ticker, family: 'evm', address: ADDRESS, pubkey: '04', derivationMethod: 'Iguana', currentBlock: 100, decimals: 18, tokens: [], connection: node }) as ActivatedCoin;
+
+function harness() {
+  const clock = new ManualClock(Date.UTC(2025, 0, 1));
+  const chain = new FakeChain();
+  const events: { platform: string; event: DomainEvent }[] = [];
+  let durable: () => void = () => undefined;
+  let pendingDurable = Promise.resolve();
+  const watchers = new BalanceWatchers({
+    clock,
+    watchOf: (c): CoinWatch => {
+      const balance: WatchedBalance = { ticker: c.ticker, platform: c.ticker, address: c.address, decimals: 18, balance: { spendable: 1n, unspendable: 0n } };
+      chain.balances.set(watchKey(balance), chain.balances.get(watchKey(balance)) ?? 1n);
+      return { node: chain.node(c.connection as string), balances: [balance], block: c.currentBlock };
+    },
+    append: (platform, event) => events.push({ platform, event }),
+    afterDurable: () => pendingDurable,
+  });
+  const flush = async () => {
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  };
+  /** Holds every later join until `release` (the coin's events not yet durable). */
+  const holdDurable = () => {
+    pendingDurable = new Promise((resolve) => (durable = resolve));
+    return () => durable();
+  };
+  return { clock, chain, events, watchers, flush, holdDurable };
+}
+
+describe('balance watchers', () => {
+  test('Given a coin whose activation is not yet durable, Then it is not watched; When it is, Then it joins', async () => {
+    const h = harness();
+    const release = h.holdDurable();
+    h.watchers.follow('ETH', 1, coin('ETH', 'node-a'));
+    await h.flush();
+    assert.equal(h.watchers.size, 0);
+    release();
+    await h.flush();
+    assert.equal(h.watchers.size, 1);
+  });
+
+  test('Given two coins on one node and one on another, When a block comes, Then one read per node holding all its coins', async () => {
+    const h = harness();
+    h.watchers.follow('ETH', 1, coin('ETH', 'node-a'));
+    h.watchers.follow('DAI-ERC20', 1, coin('DAI-ERC20', 'node-a'));
+    h.watchers.follow('ETH-B', 1, coin('ETH-B', 'node-b'));
+    await h.flush();
+    assert.equal(h.watchers.size, 2);
+    h.chain.height = 101;
+    h.chain.balances.set(watchKey({ ticker: 'DAI-ERC20', address: ADDRESS }), 2n);
+    h.clock.advance(POLL);
+    await h.flush();
+    assert.deepEqual(h.chain.reads.map((r) => r.join(',')).sort(), ['ETH,DAI-ERC20', 'ETH-B']);
+    assert.deepEqual(h.events.map((e) => `${e.platform} ${e.event.type}`), ['DAI-ERC20 BalanceChanged']);
+    assert.deepEqual(h.watchers.watched('DAI-ERC20', 'DAI-ERC20', ADDRESS), { balance: { spendable: 2n, unspendable: 0n }, fresh: true });
+    h.clock.advance(POLL + 1);
+    assert.equal(h.watchers.watched('DAI-ERC20', 'DAI-ERC20', ADDRESS)?.fresh, false, 'older than one poll interval');
+    h.watchers.stopAll();
+  });
+
+  test('When coins leave (disabled, passive), Then the node watcher stops with its last coin; When the service stops, Then no timer is left', async () => {
+    const h = harness();
+    h.watchers.follow('ETH', 1, coin('ETH', 'node-a'));
+    h.watchers.follow('DAI-ERC20', 1, coin('DAI-ERC20', 'node-a'));
+    h.watchers.follow('ETH-B', 1, coin('ETH-B', 'node-b'));
+    await h.flush();
+    h.watchers.follow('DAI-ERC20', 1, null);
+    assert.equal(h.watchers.size, 2);
+    h.watchers.follow('ETH', 1, null);
+    assert.equal(h.watchers.size, 1);
+    assert.equal(h.clock.pendingTimers, 1, "only node-b's poll");
+    h.watchers.stopAll();
+    assert.equal(h.watchers.size, 0);
+    assert.equal(h.clock.pendingTimers, 0);
+    // every node handed out was closed: the two running ones, and the one of the coin that joined a running watcher
+    assert.equal(h.chain.closed, 3);
+    h.clock.advance(10 * POLL);
+    await h.flush();
+    assert.equal(h.chain.blockCalls, 0);
+  });
+
+  test('When a coin is re-activated (a new attempt), Then it watches the new activation and a disabled coin that was still joining never joins', async () => {
+    const h = harness();
+    h.watchers.follow('ETH', 1, coin('ETH', 'node-a'));
+    await h.flush();
+    h.watchers.follow('ETH', 2, coin('ETH', 'node-a'));
+    await h.flush();
+    assert.equal(h.watchers.size, 1);
+    const release = h.holdDurable();
+    h.watchers.follow('DAI-ERC20', 1, coin('DAI-ERC20', 'node-b'));
+    h.watchers.follow('DAI-ERC20', 1, null);
+    release();
+    await h.flush();
+    assert.equal(h.watchers.size, 1);
+    h.watchers.stopAll();
+  });
+});

@@ -1,0 +1,32 @@
+import type { WatchedBalance, WatchRead } from '../../machines/balanceWatch.machine.ts';
+
+export type { WatchedBalance, WatchRead };
+
+/**
+ * A node as the balance watchers read it (issue 24), implemented by the chain families: one per
+ * node list, shared by every active coin that reads through the same nodes, so that each new
+ * block costs one read however many coins the node serves. Reads go through the family's failover.
+ */
+export interface WatchedNode {
+  /**
+   * Coins whose nodes have the same key share one watcher. It is held in memory only, never logged
+   * or recorded (node URLs often hold API keys).
+   */
+  readonly key: string;
+  /** Time between two polls of the block number (the platform's coins-file `balance_poll_s`). */
+  readonly pollMs: number;
+  /** The node's block number; must stop when `signal` aborts. */
+  readBlock(signal: AbortSignal): Promise<number>;
+  /** Every balance of `balances` and the block, in one round trip; must stop when `signal` aborts. */
+  read(balances: readonly WatchedBalance[], signal: AbortSignal): Promise<WatchRead>;
+  /** Lets go of what the watcher opened (its sockets), once the node's last coin has left. */
+  close(): void;
+}
+
+/** What to watch of one active coin: its balances as its activation read them, and its node. */
+export interface CoinWatch {
+  readonly node: WatchedNode;
+  readonly balances: readonly WatchedBalance[];
+  /** The block the activation read at. */
+  readonly block: number;
+}

@@ -1,0 +1,95 @@
+/** The EVM side of the balance watchers (issue 24): one watched node per node list, read in one round trip. */
+import { getBigInt } from 'ethers';
+import type { CoinEntry } from '../../spec/coins.ts';
+import type { ActivatedCoin } from '../../machines/activation.types.ts';
+import type { CoinWatch, WatchedBalance, WatchedNode, WatchRead } from '../../actors/ports/balanceWatch.ts';
+import { watchKey } from '../../machines/balanceWatch.machine.ts';
+import type { PlannedToken } from '../../actors/platformPlan.ts';
+import { nodeCall } from './evmCalls.ts';
+import { readBalances } from './multicall/balanceReads.ts';
+import type { EvmConnection, WithEvmNodes } from './evmNodes.ts';
+import { WsPool } from './wsPool.ts';
+
+/** Time between two polls of a node's block number without a coins-file `balance_poll_s` (the reference polls EVM balances every 10 s). */
+export const DEFAULT_BALANCE_POLL_MS = 10_000;
+
+/** The coins-file `balance_poll_s` of a platform, as its connection keeps it (absent: the default). */
+export function pollOf(entry: CoinEntry): { balancePollMs?: number } {
+  return entry.balance_poll_s === undefined ? {} : { balancePollMs: Math.round(entry.balance_poll_s * 1000) };
+}
+
+/**
+ * The nodes a connection reads through, as one key: coins on the same chain with the same node
+ * list share a watcher. In memory only (URLs may hold API keys).
+ */
+function nodeKey(connection: EvmConnection): string {
+  return [connection.chainId, ...connection.nodes.map((n) => `${n.gatewayProxy ? 'proxy+' : ''}${n.url}`).sort()].join(' ');
+}
+
+/**
+ * What to watch of an active EVM coin: the platform's own balance and each token's at the coin's
+ * address (an ERC20 enabled on its own: its contract's), read through a watched node of its own
+ * (its own sockets, closed when the node's last coin leaves).
+ */
+export function evmCoinWatch(coin: ActivatedCoin, withNodes: WithEvmNodes): CoinWatch {
+  const connection = coin.connection as EvmConnection;
+  const own = connection.token;
+  const balances: WatchedBalance[] = [
+    {
+      ticker: coin.ticker,
+      platform: coin.ticker,
+      address: coin.address,
+      decimals: coin.decimals,
+      ...(own === undefined ? {} : { contract: own.contractAddress }),
+      ...(coin.balance === undefined ? {} : { balance: coin.balance }),
+    },
+    ...coin.tokens.map((t) => ({
+      ticker: t.ticker,
+      platform: coin.ticker,
+      address: coin.address,
+      contract: t.contractAddress,
+      decimals: t.decimals,
+      ...(t.balance === undefined ? {} : { balance: t.balance }),
+    })),
+  ];
+  return { node: watchedEvmNode(connection, withNodes), balances, block: coin.currentBlock };
+}
+
+function watchedEvmNode(of: EvmConnection, withNodes: WithEvmNodes): WatchedNode {
+  const connection: EvmConnection = { chainId: of.chainId, nodes: [...of.nodes], sockets: new WsPool() };
+  return {
+    key: nodeKey(of),
+    pollMs: of.balancePollMs ?? DEFAULT_BALANCE_POLL_MS,
+    readBlock: (signal) => withNodes(connection, signal, async (provider) => Number(getBigInt((await nodeCall(provider.send('eth_blockNumber', []), 'eth_blockNumber')) as string))),
+    read: (balances, signal) => withNodes(connection, signal, (provider) => readWatched(provider, balances)),
+    close: () => connection.sockets.close(),
+  };
+}
+
+/**
+ * Every watched balance and the block number in one round trip: the owners' native balances and
+ * every token of every owner, through `readBalances` (a few more values than asked when owners
+ * hold different tokens; still one trip).
+ */
+async function readWatched(provider: Parameters<Parameters<WithEvmNodes>[2]>[0], balances: readonly WatchedBalance[]): Promise<WatchRead> {
+  const owners = [...new Map(balances.map((b) => [b.address.toLowerCase(), b.address])).values()];
+  const contracts = new Map<string, PlannedToken>();
+  for (const b of balances) {
+    if (b.contract !== undefined && !contracts.has(b.contract.toLowerCase())) {
+      contracts.set(b.contract.toLowerCase(), { ticker: b.ticker, contractAddress: b.contract, decimals: b.decimals });
+    }
+  }
+  const tokens = [...contracts.values()];
+  const block = nodeCall(provider.send('eth_blockNumber', []), 'eth_blockNumber');
+  const values = await readBalances(provider, { decimalsOf: [], owners, tokens }, [block]);
+  const ownerAt = new Map(owners.map((o, i) => [o.toLowerCase(), i]));
+  const tokenAt = new Map(tokens.map((t, i) => [t.contractAddress.toLowerCase(), i]));
+  const read = new Map(
+    balances.map((b) => {
+      const owner = ownerAt.get(b.address.toLowerCase())!;
+      const spendable = b.contract === undefined ? values.native[owner]! : values.balances[owner]![tokenAt.get(b.contract.toLowerCase())!]!;
+      return [watchKey(b), { spendable, unspendable: 0n }] as const;
+    }),
+  );
+  return { block: Number(getBigInt((await block) as string)), balances: read };
+}

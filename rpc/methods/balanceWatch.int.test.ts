@@ -1,0 +1,168 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Interface, toQuantity } from 'ethers';
+import { startLatencyProxy, type EvmDevnet, type LatencyProxy } from '../../devnet/index.ts';
+import { SWAP_CONTRACT, TEST_ADDRESS, devnetCoins, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
+import { ManualClock } from '../../devnet/testing/manualClock.ts';
+import { eventually } from '../../devnet/testing/tasks.ts';
+import type { StoredEvent } from '../../spec/events.ts';
+
+/**
+ * Balances watched once per block per node (issue 24), against the devnet chain behind a counting
+ * proxy: ETH with USDT-ERC20 (`enable_eth_with_tokens`) and DAI-ERC20 on its own (legacy `enable`)
+ * read through the same node, on a manual clock.
+ */
+
+const POLL_S = 5;
+const POLL = POLL_S * 1000;
+const erc20 = new Interface(['function mint(address to, uint256 amount)']);
+
+let devnet: EvmDevnet;
+before(async () => {
+  devnet = await startTestDevnet({
+    nativeWei: 2n * 10n ** 18n,
+    tokens: [{ symbol: 'USDT', decimals: 6, amount: 5_000_000n }, { symbol: 'DAI', decimals: 18, amount: 10n ** 18n }],
+  });
+});
+after(() => devnet.stop());
+
+interface Harness {
+  readonly s: Stack;
+  readonly clock: ManualClock;
+  readonly proxy: LatencyProxy;
+  stop(): Promise<void>;
+}
+
+/** A service whose coins file sets the platform's `balance_poll_s`, with both coins enabled through one counting proxy. */
+async function harness(): Promise<Harness> {
+  const clock = new ManualClock();
+  const proxy = await startLatencyProxy({ target: devnet.url, latencyMs: 0 });
+  const coins = devnetCoins(devnet).map((c) => {
+    const entry = c as { coin: string };
+    return entry.coin === 'ETH' || entry.coin === 'DAI-ERC20' ? { ...entry, balance_poll_s: POLL_S } : entry;
+  });
+  const s = await startStack({ devnet, clock, coins });
+  const eth = await s.v2('enable_eth_with_tokens', {
+    ticker: 'ETH',
+    nodes: [{ url: proxy.url }],
+    swap_contract_address: SWAP_CONTRACT,
+    fallback_swap_contract: SWAP_CONTRACT,
+    erc20_tokens_requests: [{ ticker: 'USDT-ERC20' }],
+  });
+  assert.equal(eth.status, 200, JSON.stringify(eth.body));
+  const dai = await s.legacy('enable', { coin: 'DAI-ERC20', urls: [proxy.url], swap_contract_address: SWAP_CONTRACT });
+  assert.equal(dai.status, 200, JSON.stringify(dai.body));
+  await eventually(() => s.service.registry.balanceWatchers === 1 && watchedCoins(s) === 2, 'both coins to join the one watcher');
+  return { s, clock, proxy, stop: async () => (await s.stop(), await proxy.stop()) };
+}
+
+/** How many coins the registry watches (through its watched values). */
+function watchedCoins(s: Stack): number {
+  return ['ETH', 'DAI-ERC20'].filter((t) => s.service.registry.watchedBalance(t, t, TEST_ADDRESS) !== undefined).length;
+}
+
+async function balanceEvents(s: Stack): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of s.service.log.read()) if (e.type === 'BalanceChanged') out.push(describeChange(e));
+  return out;
+}
+
+/** Waits until the log holds `count` balance events (appends are written asynchronously) and returns them. */
+async function untilBalanceEvents(s: Stack, count: number): Promise<string[]> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const events = await balanceEvents(s);
+    if (events.length >= count || Date.now() > deadline) return events;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function describeChange(e: StoredEvent): string {
+  if (e.type !== 'BalanceChanged') return e.type;
+  return `${e.metadata.stream} ${e.data.ticker} ${e.data.old.spendable} -> ${e.data.new.spendable}`;
+}
+
+/** Lets one poll interval pass and waits until the watcher waits for its next poll again. */
+async function poll(h: Harness): Promise<void> {
+  h.clock.advance(POLL);
+  await eventually(() => h.clock.dueIn().includes(POLL), 'the poll (and any read) to end');
+}
+
+/** `my_balance` of the three coins, as `ticker: balance`. */
+async function balances(s: Stack): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const coin of ['ETH', 'USDT-ERC20', 'DAI-ERC20']) {
+    const { status, body } = await s.legacy('my_balance', { coin });
+    assert.equal(status, 200, JSON.stringify(body));
+    out[coin] = body.balance;
+  }
+  return out;
+}
+
+const send = (tx: Record<string, unknown>) => devnet.request('eth_sendTransaction', [{ from: devnet.deployer, ...tx }]);
+const tokenAddress = (symbol: string) => devnet.tokens.find((t) => t.symbol === symbol)!.address;
+const mint = (symbol: string, amount: bigint) => send({ to: tokenAddress(symbol), data: erc20.encodeFunctionData('mint', [TEST_ADDRESS, amount]) });
+
+describe('balances watched per node, once per block', () => {
+  test('Given two coins on one node, When nothing happens on the chain, Then each poll is one eth_blockNumber and nothing is written', async () => {
+    const h = await harness();
+    try {
+      // before the first poll the watcher has confirmed nothing: my_balance asks the node
+      h.proxy.reset();
+      assert.deepEqual(await balances(h.s), { ETH: '2', 'USDT-ERC20': '5', 'DAI-ERC20': '1' });
+      assert.equal(h.proxy.stats().httpRequests, 3);
+      h.proxy.reset();
+      await poll(h);
+      await poll(h);
+      const stats = h.proxy.stats();
+      assert.equal(stats.httpRequests, 2, JSON.stringify(stats));
+      assert.deepEqual(stats.byMethod, { eth_blockNumber: 2 });
+      assert.deepEqual(await balanceEvents(h.s), []);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  test('When a transfer and a mint land in new blocks, Then one read per block for both coins and one BalanceChanged per change', async () => {
+    const h = await harness();
+    try {
+      await send({ to: TEST_ADDRESS, value: toQuantity(10n ** 18n) });
+      await mint('DAI', 5n * 10n ** 17n);
+      h.proxy.reset();
+      await poll(h);
+      const stats = h.proxy.stats();
+      assert.equal(stats.httpRequests, 2, `one poll and one read: ${JSON.stringify(stats)}`);
+      assert.deepEqual(await untilBalanceEvents(h.s, 2), ['coin.ETH ETH 2 -> 3', 'coin.DAI-ERC20 DAI-ERC20 1 -> 1.5']);
+      // the next block changes USDT only
+      await mint('USDT', 2_500_000n);
+      h.proxy.reset();
+      await poll(h);
+      assert.equal(h.proxy.stats().httpRequests, 2);
+      assert.deepEqual((await untilBalanceEvents(h.s, 3)).slice(2), ['coin.ETH USDT-ERC20 5 -> 7.5']);
+      // my_balance answers the new amounts from the watcher, without a node call
+      h.proxy.reset();
+      assert.deepEqual(await balances(h.s), { ETH: '3', 'USDT-ERC20': '7.5', 'DAI-ERC20': '1.5' });
+      assert.equal(h.proxy.stats().httpRequests, 0);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  test('When the coins are disabled, Then the watcher stops: no timer, no node call', async () => {
+    const h = await harness();
+    try {
+      assert.equal((await h.s.legacy('disable_coin', { coin: 'DAI-ERC20' })).status, 200);
+      await poll(h); // ETH alone still watched
+      assert.equal(h.s.service.registry.balanceWatchers, 1);
+      assert.equal((await h.s.legacy('disable_coin', { coin: 'ETH' })).status, 200);
+      assert.equal(h.s.service.registry.balanceWatchers, 0);
+      assert.deepEqual(h.clock.dueIn(), []);
+      h.proxy.reset();
+      h.clock.advance(10 * POLL);
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(h.proxy.stats().httpRequests, 0);
+    } finally {
+      await h.stop();
+    }
+  });
+});
