@@ -1,7 +1,7 @@
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
-import type { ActivationPlan, Balance } from '../machines/activation.types.ts';
+import type { ActivatedCoin, ActivatedToken, ActivationPlan, Balance } from '../machines/activation.types.ts';
 import type {
   ActivationCommand,
   ElectrumActivationCommand,
@@ -156,19 +156,34 @@ export class ActivationService {
    * platform is hidden, but its tokens still answer (docs/compatibility.md §10), also while it re-activates.
    */
   async balance(ticker: string, signal: AbortSignal): Promise<{ address: string; decimals: number; balance: Balance }> {
-    const enabled = this.#enabledCoins.find(ticker);
-    const platform = this.#registry.view(enabled?.platform ?? ticker);
-    const coin = platform.coin;
-    const token = enabled?.platform === undefined ? undefined : coin?.tokens.find((t) => t.ticker === ticker);
-    const answers = enabled?.platform === undefined ? platform.state === 'active' : token !== undefined;
-    if (enabled === undefined || coin === null || !answers) {
-      throw new ActivationError(ErrorType.NoSuchCoin, `No such coin: ${ticker}`, ticker);
-    }
+    const found = this.#answeringCoin(ticker);
+    if (found === undefined) throw new ActivationError(ErrorType.NoSuchCoin, `No such coin: ${ticker}`, ticker);
+    const { coin, token } = found;
     const decimals = token === undefined ? coin.decimals : token.decimals;
     // A balance its node's watcher read within one poll interval is the node's answer now (issue 24).
     const watched = this.#registry.watchedBalance(coin.ticker, ticker, coin.address);
     if (watched?.fresh === true) return { address: coin.address, decimals, balance: watched.balance };
     return { address: coin.address, decimals, balance: await this.#families.balance(coin, ticker, signal) };
+  }
+
+  /**
+   * Whether the balance of an enabled coin or token, as `my_balance` finds it (a passive platform
+   * hides, its tokens answer), is watched now (issue 24); `undefined` when it is not enabled.
+   */
+  balanceWatched(ticker: string): boolean | undefined {
+    const found = this.#answeringCoin(ticker);
+    if (found === undefined) return undefined;
+    return this.#registry.watchedBalance(found.coin.ticker, ticker, found.coin.address) !== undefined;
+  }
+
+  /** The enabled coin that answers for `ticker` (itself, or the platform of a token) and the token; `undefined`: no such coin. */
+  #answeringCoin(ticker: string): { coin: ActivatedCoin; token: ActivatedToken | undefined } | undefined {
+    const enabled = this.#enabledCoins.find(ticker);
+    const platform = this.#registry.view(enabled?.platform ?? ticker);
+    const coin = platform.coin;
+    const token = enabled?.platform === undefined ? undefined : coin?.tokens.find((t) => t.ticker === ticker);
+    const answers = enabled?.platform === undefined ? platform.state === 'active' : token !== undefined;
+    return enabled === undefined || coin === null || !answers ? undefined : { coin, token };
   }
 
   /** Lets every enabled coin's family release what it holds open (at stop). */

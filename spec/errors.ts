@@ -44,6 +44,10 @@ export const ErrorType = {
   UnsupportedPlatformCoin: 'UnsupportedPlatformCoin',
   // streaming enables (docs/compatibility.md §19)
   EnableError: 'EnableError',
+  // `stream::balance::enable` and `stream::disable` (docs/compatibility.md §20; the reference's `BalanceStreamingRequestError`, `DisableStreamingRequestError`)
+  CoinNotFound: 'CoinNotFound',
+  CoinNotSupported: 'CoinNotSupported',
+  DisableError: 'DisableError',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -82,6 +86,9 @@ export const HTTP_STATUS: Readonly<Record<ErrorType, number>> = {
   PlatformCoinIsNotActivated: 400,
   UnsupportedPlatformCoin: 500,
   EnableError: 400,
+  CoinNotFound: 404,
+  CoinNotSupported: 501,
+  DisableError: 400,
 };
 
 export interface ActivationErrorOptions {

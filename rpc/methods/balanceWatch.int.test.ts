@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Interface, toQuantity } from 'ethers';
 import { startLatencyProxy, type EvmDevnet, type LatencyProxy } from '../../devnet/index.ts';
-import { SWAP_CONTRACT, TEST_ADDRESS, devnetCoins, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
+import { SseClient } from '../../devnet/testing/sseClient.ts';
+import { SWAP_CONTRACT, TEST_ADDRESS, TEST_PASSWORD, devnetCoins, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
 import { ManualClock } from '../../devnet/testing/manualClock.ts';
 import { eventually } from '../../devnet/testing/tasks.ts';
 import type { StoredEvent } from '../../spec/events.ts';
@@ -162,6 +163,48 @@ describe('balances watched per node, once per block', () => {
       await new Promise((r) => setTimeout(r, 20));
       assert.equal(h.proxy.stats().httpRequests, 0);
     } finally {
+      await h.stop();
+    }
+  });
+
+  test('stream::balance::enable: a transfer reaches /event-stream as one BALANCE:<coin> frame (the platform hears its tokens) and /events as one BalanceChanged; stream::disable stops it', async () => {
+    const h = await harness();
+    const bearer = { authorization: `Bearer ${TEST_PASSWORD}` };
+    const client = await SseClient.connect(`${h.s.service.url}/event-stream?id=0`, { headers: bearer });
+    const events = await SseClient.connect(`${h.s.service.url}/events?type=BalanceChanged`, { headers: bearer });
+    try {
+      await client.waitFor((f) => f.event === 'ready');
+      await events.waitFor((f) => f.event === 'ready');
+      // the reference's errors: a coin not enabled, a config, a second enable
+      const missing = await h.s.v2('stream::balance::enable', { coin: 'BNB' });
+      assert.deepEqual([missing.status, missing.body.error_type], [404, 'CoinNotFound']);
+      const config = await h.s.v2('stream::balance::enable', { coin: 'ETH', config: { stream_interval_seconds: 1 } });
+      assert.deepEqual([config.status, config.body.error_type], [400, 'EnableError']);
+      const ok = await h.s.post({ method: 'stream::balance::enable', mmrpc: '2.0', params: { coin: 'ETH', client_id: 0 }, userpass: TEST_PASSWORD });
+      assert.deepEqual([ok.status, ok.body], [200, { mmrpc: '2.0', result: { streamer_id: 'BALANCE:ETH' }, id: null }]);
+      assert.equal((await h.s.v2('stream::balance::enable', { coin: 'ETH' })).body.error_data, 'ClientAlreadyListening');
+      assert.equal((await h.s.v2('stream::balance::enable', { coin: 'DAI-ERC20', client_id: 4 })).body.error_data, 'UnknownClient');
+
+      // the devnet is shared by the tests of this file: the balance before, from the node
+      const before = Number((await balances(h.s))['USDT-ERC20']);
+      await mint('USDT', 1_000_000n);
+      await poll(h);
+      const frame = await client.waitFor((f) => f.data.includes('BALANCE:'));
+      assert.deepEqual(JSON.parse(frame.data), { _type: 'BALANCE:ETH', message: [{ ticker: 'USDT-ERC20', address: TEST_ADDRESS, balance: { spendable: String(before + 1), unspendable: '0' } }] });
+      const logged = await events.waitFor((f) => f.event !== 'ready' && f.data.includes('BalanceChanged'));
+      assert.equal(JSON.parse(logged.data).data.new.spendable, String(before + 1));
+
+      const off = await h.s.v2('stream::disable', { client_id: 0, streamer_id: 'BALANCE:ETH' });
+      assert.deepEqual([off.status, off.body.result], [200, { result: 'Success' }]);
+      assert.equal((await h.s.v2('stream::disable', { client_id: 0, streamer_id: 'BALANCE:ETH' })).body.error_data, 'StreamerNotFound');
+      await mint('USDT', 1_000_000n);
+      await poll(h);
+      await untilBalanceEvents(h.s, 2);
+      await events.waitFor((f) => f.data.includes(`"${before + 2}"`));
+      assert.equal(client.frames.filter((f) => f.data.includes('BALANCE:')).length, 1, 'nothing after stream::disable');
+    } finally {
+      client.close();
+      events.close();
       await h.stop();
     }
   });

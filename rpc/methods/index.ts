@@ -11,6 +11,7 @@ import { enableErc20Method } from './enableErc20.ts';
 import { legacyEnableMethod } from './legacyEnable.ts';
 import { legacyElectrumMethod } from './legacyElectrum.ts';
 import { nodeMethods, type NodeInfo, type ShutdownSignalStreams } from './nodeMethods.ts';
+import { balanceStreamingMethods, type BalanceStreams } from './balanceStreaming.ts';
 
 /**
  * The service's method tables: `methods` by name, plus legacy forms of names that are also v2.
@@ -20,7 +21,7 @@ export function buildMethodTables(
   service: ActivationService,
   tasks: EnableEthTasks,
   settings: CoinSettingsService,
-  node: { readonly info: NodeInfo; readonly streams: ShutdownSignalStreams },
+  node: { readonly info: NodeInfo; readonly streams: ShutdownSignalStreams & BalanceStreams },
   wireNames: WireNames = WireNames.Neutral,
 ): { methods: MethodTable; legacyMethods: MethodTable } {
   return {
@@ -35,6 +36,7 @@ export function buildMethodTables(
       electrum: legacyElectrumMethod(service),
       ...coinSettingsMethods(settings),
       ...nodeMethods(node.info, node.streams),
+      ...balanceStreamingMethods(service, node.streams),
     },
     legacyMethods: {
       get_enabled_coins: getEnabledCoinsLegacyMethod(service),

@@ -14,6 +14,7 @@ import { ControlFrame, domainEventFrame, streamerFrame, taskStatusFrame } from '
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import { StreamConnection, type SseSink } from './streamConnection.ts';
 import type { TaskDirectory } from './taskDirectory.ts';
+import { balanceStreamerId, type BalanceUpdate } from '../../spec/balanceStreaming.ts';
 
 /** What a connection listens to. */
 export type StreamSelection =
@@ -84,6 +85,9 @@ export const SHUTDOWN_SIGNAL_STREAMER = 'SHUTDOWN_SIGNAL';
 /** `stream::*::enable` refused: the reference's `EnableError`, its manager's reason as `error_data`. */
 const enableError = (reason: 'UnknownClient' | 'ClientAlreadyListening', why: string): ActivationError =>
   new ActivationError(ErrorType.EnableError, `${reason}: ${why}`, reason);
+/** `stream::disable` refused: the reference's `DisableError`, its manager's reason as `error_data`. */
+const disableError = (reason: 'UnknownClient' | 'StreamerNotFound', why: string): ActivationError =>
+  new ActivationError(ErrorType.DisableError, `${reason}: ${why}`, reason);
 
 export class StreamHub {
   readonly #options: StreamHubOptions;
@@ -91,6 +95,8 @@ export class StreamHub {
   readonly #connections = new Map<StreamConnection, StreamSelection>();
   /** Client ids whose `/event-stream` connections hear the shutdown signal (while one is open). */
   readonly #shutdownListeners = new Set<number>();
+  /** The coins whose balance streamer each client id listens to (`stream::balance::enable`). */
+  readonly #balanceListeners = new Map<number, Set<string>>();
   readonly #unsubscribe: () => void;
   /** Set while a heartbeat is scheduled: only while some stream is open. */
   #cancelHeartbeat: (() => void) | undefined;
@@ -120,7 +126,10 @@ export class StreamHub {
         this.#connections.delete(connection);
         if (this.#connections.size === 0) this.#stopHeartbeat();
         // As the reference: a client that disconnects stops listening to its streamers.
-        if (selection.kind === 'tasks' && !this.#isConnected(selection.clientId)) this.#shutdownListeners.delete(selection.clientId);
+        if (selection.kind === 'tasks' && !this.#isConnected(selection.clientId)) {
+          this.#shutdownListeners.delete(selection.clientId);
+          this.#balanceListeners.delete(selection.clientId);
+        }
       },
     });
     if (this.#closed) return connection.end();
@@ -161,6 +170,43 @@ export class StreamHub {
     }
   }
 
+  /**
+   * `stream::balance::enable`: the `/event-stream` connections of `clientId` will get
+   * `{"_type":"BALANCE:<coin>","message":[{ticker, address, balance}]}` for each `BalanceChanged`
+   * of `coin` (a platform hears its tokens' too, as the reference's EVM streamer). The same rules as
+   * the shutdown signal: connected first, once per coin, until the last connection closes.
+   */
+  enableBalance(clientId: number, coin: string): string {
+    const streamerId = balanceStreamerId(coin);
+    if (!this.#isConnected(clientId)) throw enableError('UnknownClient', `no /event-stream?id=${clientId} connection is open; open it first`);
+    const coins = this.#balanceListeners.get(clientId) ?? new Set<string>();
+    if (coins.has(coin)) throw enableError('ClientAlreadyListening', `client ${clientId} already listens to ${streamerId}`);
+    this.#balanceListeners.set(clientId, coins.add(coin));
+    return streamerId;
+  }
+
+  /** `stream::disable`: `clientId` stops listening to `streamerId` (a balance streamer or the shutdown signal). */
+  disableStreamer(clientId: number, streamerId: string): void {
+    if (!this.#isConnected(clientId)) throw disableError('UnknownClient', `no /event-stream?id=${clientId} connection is open`);
+    const coins = this.#balanceListeners.get(clientId);
+    const coin = [...(coins ?? [])].find((c) => balanceStreamerId(c) === streamerId);
+    if (coin !== undefined) return void coins!.delete(coin);
+    if (streamerId === SHUTDOWN_SIGNAL_STREAMER && this.#shutdownListeners.delete(clientId)) return;
+    throw disableError('StreamerNotFound', `client ${clientId} does not listen to ${streamerId}`);
+  }
+
+  /** Sends a `BalanceChanged` to the clients listening to its coin's or its platform's balance streamer. */
+  #streamBalance(event: Extract<StoredEvent, { type: 'BalanceChanged' }>): void {
+    const { ticker, platform, address } = event.data;
+    const update: BalanceUpdate = { ticker, address, balance: event.data.new };
+    const frames = new Map([ticker, platform].map((coin) => [coin, streamerFrame(balanceStreamerId(coin), [update])]));
+    for (const [connection, selection] of this.#connections) {
+      if (selection.kind !== 'tasks') continue;
+      const coins = this.#balanceListeners.get(selection.clientId);
+      for (const [coin, frame] of frames) if (coins?.has(coin)) connection.streamer(frame);
+    }
+  }
+
   #isConnected(clientId: number): boolean {
     for (const selection of this.#connections.values()) if (selection.kind === 'tasks' && selection.clientId === clientId) return true;
     return false;
@@ -179,6 +225,7 @@ export class StreamHub {
     if (this.#connections.size === 0) return;
     const frames = new EventFrames(event, this.#options.tasks, this.#names);
     for (const [connection, selection] of this.#connections) connection.deliver(event.metadata.seq, frameFor(selection, frames));
+    if (event.type === 'BalanceChanged' && this.#balanceListeners.size > 0) this.#streamBalance(event);
   }
 
   /** One timer for all streams, running while any is open (beats come every interval from the first open). */
