@@ -57,7 +57,7 @@ export const CoinEntrySchema = Type.Object(
     /** Ours, on an EVM platform entry: its Multicall3 contract, when not at the canonical address (docs/configuration.md). */
     multicall_address: Opt(Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' })),
     /**
-     * Ours, on a platform entry (EVM, and an ERC20 enabled on its own): seconds between two polls
+     * Ours, on a platform entry (EVM, TRX, and an ERC20 enabled on its own): seconds between two polls
      * of a watched node's block number (issue 24; docs/configuration.md). @default 10
      */
     balance_poll_s: Opt(Type.Number({ minimum: 0.1, maximum: 3600 })),

@@ -1,3 +1,4 @@
+import type { CoinEntry } from '../../spec/coins.ts';
 import type { WatchedBalance, WatchRead } from '../../machines/balanceWatch.machine.ts';
 
 export type { WatchedBalance, WatchRead };
@@ -29,4 +30,12 @@ export interface CoinWatch {
   readonly balances: readonly WatchedBalance[];
   /** The block the activation read at. */
   readonly block: number;
+}
+
+/** Time between two polls of a node's block number without a coins-file `balance_poll_s` (the reference polls EVM balances every 10 s). */
+export const DEFAULT_BALANCE_POLL_MS = 10_000;
+
+/** The coins-file `balance_poll_s` of a platform entry in ms, as its connection keeps it (absent: none, the default applies). */
+export function balancePollOf(entry: CoinEntry): { balancePollMs?: number } {
+  return entry.balance_poll_s === undefined ? {} : { balancePollMs: Math.round(entry.balance_poll_s * 1000) };
 }

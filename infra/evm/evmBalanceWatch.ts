@@ -1,22 +1,13 @@
 /** The EVM side of the balance watchers (issue 24): one watched node per node list, read in one round trip. */
 import { getBigInt } from 'ethers';
-import type { CoinEntry } from '../../spec/coins.ts';
 import type { ActivatedCoin } from '../../machines/activation.types.ts';
-import type { CoinWatch, WatchedBalance, WatchedNode, WatchRead } from '../../actors/ports/balanceWatch.ts';
+import { DEFAULT_BALANCE_POLL_MS, type CoinWatch, type WatchedBalance, type WatchedNode, type WatchRead } from '../../actors/ports/balanceWatch.ts';
 import { watchKey } from '../../machines/balanceWatch.machine.ts';
 import type { PlannedToken } from '../../actors/platformPlan.ts';
 import { nodeCall } from './evmCalls.ts';
 import { readBalances } from './multicall/balanceReads.ts';
 import type { EvmConnection, WithEvmNodes } from './evmNodes.ts';
 import { WsPool } from './wsPool.ts';
-
-/** Time between two polls of a node's block number without a coins-file `balance_poll_s` (the reference polls EVM balances every 10 s). */
-export const DEFAULT_BALANCE_POLL_MS = 10_000;
-
-/** The coins-file `balance_poll_s` of a platform, as its connection keeps it (absent: the default). */
-export function pollOf(entry: CoinEntry): { balancePollMs?: number } {
-  return entry.balance_poll_s === undefined ? {} : { balancePollMs: Math.round(entry.balance_poll_s * 1000) };
-}
 
 /**
  * The nodes a connection reads through, as one key: coins on the same chain with the same node

@@ -16,7 +16,8 @@ import { planEvmPlatform, type EvmPlanParams } from './evmPlan.ts';
 import { ERC20_RULE } from './evmAddressRules.ts';
 import { activateLegacyEvm, planLegacyEvm } from './legacyEvmEnable.ts';
 import { gasPriceFeed, withGasStation } from './gasStation.ts';
-import { evmCoinWatch, pollOf } from './evmBalanceWatch.ts';
+import { evmCoinWatch } from './evmBalanceWatch.ts';
+import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
 import { allOrAbort } from '../../kernel/allOrAbort.ts';
 import { planNftIndexer } from '../nftIndexer/nftPlan.ts';
 import { listNfts, type NftIndexerLimits } from '../nftIndexer/nftIndexerClient.ts';
@@ -77,7 +78,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     const params = plan.params as EvmPlanParams;
     const keys = options.keys;
     if (plan.hd !== undefined && isHdKeyProvider(keys)) {
-      const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, sockets, ...pollOf(params.platform) };
+      const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, sockets, ...balancePollOf(params.platform) };
       return activateHdAccount(plan, plan.hd, {
         keys,
         family: ChainFamilyId.Evm,
@@ -95,7 +96,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     const key = plan.key ?? (await softwareKey(params));
     signal.throwIfAborted();
     const address = key.address;
-    const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, sockets, ...pollOf(params.platform) };
+    const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, sockets, ...balancePollOf(params.platform) };
     // With `nft_req` the indexer is asked alongside the chain (also without balances, as the reference).
     const nft = params.nftIndexer;
     const [read, nfts] = await allOrAbort(signal, [

@@ -13,7 +13,7 @@ import { evmAddress, type KeyProvider } from '../keys/index.ts';
 import { readAccount } from './accountReader.ts';
 import type { EvmConnection, WithEvmNodes } from './evmNodes.ts';
 import { withGasStation } from './gasStation.ts';
-import { pollOf } from './evmBalanceWatch.ts';
+import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
 import type { WsPool } from './wsPool.ts';
 import { planLegacyEvmEnable, type LegacyEvmParams } from './legacyEnablePlan.ts';
 
@@ -50,7 +50,7 @@ export async function activateLegacyEvm(plan: ActivationPlan, signal: AbortSigna
     chainId: params.chainId,
     nodes: nodes.nodes, // in the order the read left them (the node that answered leads)
     sockets,
-    ...pollOf(params.entry),
+    ...balancePollOf(params.entry),
     ...(token === undefined ? {} : { token }),
     ...(gasPrice === undefined ? {} : { gasPrice }),
   };

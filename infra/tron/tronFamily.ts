@@ -14,6 +14,8 @@ import { MulticallSupport } from '../multicall/multicallSupport.ts';
 import type { TronMulticallRoute } from './tronMulticall.ts';
 import { planTronActivation, TRC20_RULE, type TronNode, type TronPlanParams } from './tronPlan.ts';
 import { gatewaySigner, requireGatewaySigner } from '../gatewayProxy/gatewaySigner.ts';
+import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
+import { tronCoinWatch } from './tronBalanceWatch.ts';
 
 export interface TronFamilyOptions {
   readonly keys: KeyProvider;
@@ -28,6 +30,8 @@ export interface TronFamilyOptions {
 interface TronConnection extends NodeList<TronNode> {
   readonly owner: string;
   readonly multicall?: string;
+  /** Time between two polls of the block number while the coin's balances are watched (coins-file `balance_poll_s`). */
+  readonly balancePollMs?: number;
 }
 
 /**
@@ -105,6 +109,13 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
       return balanceFromRead(coin, ticker, read);
     },
 
+    balanceWatch(coin: ActivatedCoin) {
+      const connection = coin.connection as TronConnection;
+      return tronCoinWatch(coin, connection.nodes, connection.balancePollMs, (nodes, owner, tokens, withBalances, signal) =>
+        readFromNodes(nodes, signal, failover, (node, nodeSignal) => readTronAccount(http(node), owner, tokens, withBalances, nodeSignal, route(node, connection.multicall))),
+      );
+    },
+
     // `enable_erc20`: a TRC20 reads at its platform's account through its platform's nodes.
     tokens: {
       rule: TRC20_RULE,
@@ -120,6 +131,7 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
   };
 }
 
-function multicallOf(params: TronPlanParams): { multicall?: string } {
-  return params.multicall === undefined ? {} : { multicall: params.multicall };
+/** The connection's per-platform settings: its multicall contract and its `balance_poll_s`. */
+function multicallOf(params: TronPlanParams): { multicall?: string; balancePollMs?: number } {
+  return { ...(params.multicall === undefined ? {} : { multicall: params.multicall }), ...balancePollOf(params.platform) };
 }

@@ -22,7 +22,7 @@ export function balanceStreamingMethods(service: ActivationService, streams: Bal
         // The reference's order: the coin, then what its streamer supports, then its config.
         const watched = service.balanceWatched(coin);
         if (watched === undefined) throw new ActivationError(ErrorType.CoinNotFound, `${coin} is not enabled`);
-        if (!watched) throw new ActivationError(ErrorType.CoinNotSupported, `the balance of ${coin} is not watched (only EVM coins are)`);
+        if (!watched) throw new ActivationError(ErrorType.CoinNotSupported, `the balance of ${coin} is not watched (only EVM and TRON coins are)`);
         if (config !== undefined) {
           throw new ActivationError(ErrorType.EnableError, `config is not supported: ${coin} is watched once per block, polled every balance_poll_s of its coins-file entry`, 'config');
         }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Interface, toQuantity } from 'ethers';
 import { startLatencyProxy, type EvmDevnet, type LatencyProxy } from '../../devnet/index.ts';
 import { SseClient } from '../../devnet/testing/sseClient.ts';
-import { SWAP_CONTRACT, TEST_ADDRESS, TEST_PASSWORD, devnetCoins, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
+import { SWAP_CONTRACT, TEST_ADDRESS, TEST_PASSWORD, devnetCoins, enableTrxParams, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
 import { ManualClock } from '../../devnet/testing/manualClock.ts';
 import { eventually } from '../../devnet/testing/tasks.ts';
 import type { StoredEvent } from '../../spec/events.ts';
@@ -206,6 +206,31 @@ describe('balances watched per node, once per block', () => {
       client.close();
       events.close();
       await h.stop();
+    }
+  });
+
+  test('TRON, polled the same way: a TRC20 mint is one BalanceChanged on the TRX stream, my_balance answers it without a node call; disabling stops the watcher', async () => {
+    const clock = new ManualClock();
+    const coins = devnetCoins(devnet).map((c) => ((c as { coin: string }).coin === 'TRX' ? { ...(c as object), balance_poll_s: POLL_S } : c));
+    const s = await startStack({ devnet, clock, coins, tron: true });
+    try {
+      const { status, body } = await s.v2('enable_eth_with_tokens', enableTrxParams(s, ['DAI-TRC20']));
+      assert.equal(status, 200, JSON.stringify(body));
+      await eventually(() => s.service.registry.balanceWatchers === 1, 'the TRX watcher');
+      const before = Number((await s.legacy('my_balance', { coin: 'DAI-TRC20' })).body.balance);
+      await mint('DAI', 10n ** 18n);
+      clock.advance(POLL);
+      const events = await untilBalanceEvents(s, 1);
+      assert.deepEqual(events, [`coin.TRX DAI-TRC20 ${before} -> ${before + 1}`]);
+      await eventually(() => clock.dueIn().includes(POLL), 'the poll to end');
+      const hits = s.tron!.hits.length;
+      assert.equal((await s.legacy('my_balance', { coin: 'DAI-TRC20' })).body.balance, String(before + 1));
+      assert.equal(s.tron!.hits.length, hits, 'my_balance asked the TRON node nothing');
+      assert.equal((await s.legacy('disable_coin', { coin: 'TRX' })).status, 200);
+      assert.equal(s.service.registry.balanceWatchers, 0);
+      assert.deepEqual(clock.dueIn(), []);
+    } finally {
+      await s.stop();
     }
   });
 });
