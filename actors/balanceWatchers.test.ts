@@ -44,9 +44,15 @@ function harness() {
   const watchers = new BalanceWatchers({
     clock,
     watchOf: (c): CoinWatch => {
-      const balance: WatchedBalance = { ticker: c.ticker, platform: c.ticker, address: c.address, decimals: 18, balance: { spendable: 1n, unspendable: 0n } };
-      chain.balances.set(watchKey(balance), chain.balances.get(watchKey(balance)) ?? 1n);
-      return { node: chain.node(c.connection as string), balances: [balance], block: c.currentBlock };
+      const balances: WatchedBalance[] = [c.ticker, ...c.tokens.map((t) => t.ticker)].map((ticker) => ({
+        ticker,
+        platform: c.ticker,
+        address: c.address,
+        decimals: 18,
+        balance: { spendable: 1n, unspendable: 0n },
+      }));
+      for (const b of balances) chain.balances.set(watchKey(b), chain.balances.get(watchKey(b)) ?? 1n);
+      return { node: chain.node(c.connection as string), balances, block: c.currentBlock };
     },
     append: (platform, event) => events.push({ platform, event }),
     afterDurable: () => pendingDurable,
@@ -127,6 +133,22 @@ describe('balance watchers', () => {
     release();
     await h.flush();
     assert.equal(h.watchers.size, 1);
+    h.watchers.stopAll();
+  });
+
+  test('Given a coin that changes before it joins (a token added), Then it joins with the coin as it is then', async () => {
+    const h = harness();
+    const release = h.holdDurable();
+    const first = coin('ETH', 'node-a');
+    h.watchers.follow('ETH', 1, first);
+    const withToken = { ...first, tokens: [{ ticker: 'USDT-ERC20', contractAddress: '0x1', decimals: 6 }] } as ActivatedCoin;
+    h.watchers.follow('ETH', 1, withToken);
+    release();
+    await h.flush();
+    h.chain.height = 101;
+    h.clock.advance(POLL);
+    await h.flush();
+    assert.deepEqual(h.chain.reads, [['ETH', 'USDT-ERC20']]);
     h.watchers.stopAll();
   });
 });

@@ -47,8 +47,8 @@ export class BalanceWatchers {
   readonly #currentAt = new Map<string, number>();
   /** Each watched coin: the activation attempt and coin it watches, and its node's key. */
   readonly #coins = new Map<string, { readonly attempt: number; readonly coin: ActivatedCoin; readonly key: string }>();
-  /** The attempt each coin is waiting to join with (until its activation is durable). */
-  readonly #joining = new Map<string, number>();
+  /** The attempt each coin is waiting to join with (until its activation is durable), and its coin now. */
+  readonly #joining = new Map<string, { readonly attempt: number; coin: ActivatedCoin }>();
 
   constructor(deps: BalanceWatchersDeps) {
     this.#deps = deps;
@@ -72,16 +72,21 @@ export class BalanceWatchers {
       this.#joining.delete(ticker);
       return;
     }
-    if (this.#joining.get(ticker) === attempt) return;
-    this.#joining.set(ticker, attempt);
+    const joining = this.#joining.get(ticker);
+    if (joining?.attempt === attempt) {
+      joining.coin = coin; // changed before it joined (a token added): it joins as it is then
+      return;
+    }
+    const entry = { attempt, coin };
+    this.#joining.set(ticker, entry);
     // Watching never adds to an activation's own traffic: the coin joins once it is answered.
     const joinNow = (): void => {
-      if (this.#joining.get(ticker) !== attempt) return;
+      if (this.#joining.get(ticker) !== entry) return;
       this.#joining.delete(ticker);
-      this.#join(ticker, attempt, coin);
+      this.#join(ticker, attempt, entry.coin);
     };
     // An activation whose events could not be recorded was not answered as done: nothing to watch.
-    this.#deps.afterDurable(ticker).then(joinNow, () => this.#joining.delete(ticker));
+    this.#deps.afterDurable(ticker).then(joinNow, () => this.#joining.get(ticker) === entry && this.#joining.delete(ticker));
   }
 
   /** The watched balance of `ticker` (a platform or token) at `address`, if a watcher holds one. */
