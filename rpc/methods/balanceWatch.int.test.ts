@@ -233,4 +233,28 @@ describe('balances watched per node, once per block', () => {
       await s.stop();
     }
   });
+
+  test('When the node a watcher reads through stops answering, Then the read fails over to the next node of the coin and the change is seen', async () => {
+    const clock = new ManualClock();
+    const first = await startLatencyProxy({ target: devnet.url, latencyMs: 0 });
+    const second = await startLatencyProxy({ target: devnet.url, latencyMs: 0 });
+    const coins = devnetCoins(devnet).map((c) => ((c as { coin: string }).coin === 'ETH' ? { ...(c as object), balance_poll_s: POLL_S } : c));
+    const s = await startStack({ devnet, clock, coins });
+    try {
+      const params = { ticker: 'ETH', nodes: [{ url: first.url }, { url: second.url }], swap_contract_address: SWAP_CONTRACT, fallback_swap_contract: SWAP_CONTRACT, erc20_tokens_requests: [] };
+      const { status, body } = await s.v2('enable_eth_with_tokens', params);
+      assert.equal(status, 200, JSON.stringify(body));
+      await eventually(() => s.service.registry.balanceWatchers === 1, 'the watcher');
+      const before = Number(body.result.eth_addresses_infos[TEST_ADDRESS].balances.spendable);
+      await first.stop(); // refuses connections from now on
+      await send({ to: TEST_ADDRESS, value: toQuantity(10n ** 18n) });
+      second.reset();
+      clock.advance(POLL);
+      assert.deepEqual(await untilBalanceEvents(s, 1), [`coin.ETH ETH ${before} -> ${before + 1}`]);
+      assert.ok(second.stats().httpRequests >= 2, 'the poll and the read went to the second node');
+    } finally {
+      await s.stop();
+      await second.stop();
+    }
+  });
 });
