@@ -3,7 +3,7 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
 import type { EventLog } from '../events/log/eventLog.ts';
 import { coinActivationMachine, heldTokens } from '../machines/coinActivation.machine.ts';
-import { ActivationVia, isLegacyVia, type ActivatedCoin, type ActivationPlan, type SettingChange } from '../machines/activation.types.ts';
+import { ActivationVia, isLegacyVia, isStandaloneVia, type ActivatedCoin, type ActivationPlan, type SettingChange } from '../machines/activation.types.ts';
 import { activationOutcome, type Activation } from './activationOutcome.ts';
 import { CoinEventWriter } from './coinEventWriter.ts';
 import { GasPriceRefreshers } from './gasPriceRefreshers.ts';
@@ -77,8 +77,15 @@ export interface PlanRequest extends ActivationRequest {
 /** The holder an unreserved request asks with: no reservation ever has it. */
 const NO_HOLDER = '';
 
-/** "Already activated" in the request's form: v2 answers the bare ticker, legacy the sentence. */
+/**
+ * "Already activated" in the request's form: v2 platform forms answer the bare ticker, legacy the
+ * sentence, and the standalone tasks the reference's `CoinIsAlreadyActivated`
+ * (`init_standalone_coin_error.rs`: "Coin {ticker} is activated already", HTTP 400).
+ */
 function alreadyActivated(ticker: string, via: ActivationVia): ActivationError {
+  if (isStandaloneVia(via)) {
+    return new ActivationError(ErrorType.CoinIsAlreadyActivated, `Coin ${ticker} is activated already`, { ticker }, { httpStatus: 400 });
+  }
   const message = isLegacyVia(via) ? `Coin ${ticker} already initialized` : ticker;
   return new ActivationError(ErrorType.PlatformIsAlreadyActivated, message, ticker);
 }

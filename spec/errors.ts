@@ -38,6 +38,9 @@ export const ErrorType = {
   // legacy-only conditions (answered as `{"error": message}`)
   NoSuchCoin: 'NoSuchCoin',
   CoinIsAlreadyActivated: 'CoinIsAlreadyActivated',
+  // standalone-coin tasks (the reference's init_standalone_coin_error.rs)
+  CoinConfigIsNotFound: 'CoinConfigIsNotFound',
+  UnexpectedCoinProtocol: 'UnexpectedCoinProtocol',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -72,6 +75,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorType, number>> = {
   Transport: 502,
   NoSuchCoin: 500,
   CoinIsAlreadyActivated: 500,
+  CoinConfigIsNotFound: 400,
+  UnexpectedCoinProtocol: 400,
 };
 
 export interface ActivationErrorOptions {

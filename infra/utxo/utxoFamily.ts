@@ -36,7 +36,7 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
     serves: { electrum: ['UTXO', 'QTUM', 'QRC20'], enable: ['UTXO', 'QTUM', 'QRC20'] },
 
     plan(command: ActivationCommand, context: PlanContext): ActivationPlan {
-      if (command.kind === CommandKind.Platform) throw new Error('UTXO coins are not platforms of enable_eth_with_tokens');
+      if (command.kind === CommandKind.Platform || command.kind === CommandKind.Standalone) throw new Error(`the UTXO family does not plan ${command.kind} commands`);
       const params = command.kind === CommandKind.Electrum ? planElectrum(command, context) : planNative(command, context);
       const qrc20 = params.qrc20;
       // A QRC20's swap contracts, as validated (kept in its settings and ActivationRequested).

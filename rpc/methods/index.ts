@@ -1,5 +1,5 @@
 import type { ActivationService } from '../../actors/activationService.ts';
-import type { EnableEthTasks } from '../../actors/enableEthTasks.ts';
+import type { ActivationTasks } from '../../actors/activationTasks.ts';
 import type { CoinSettingsService } from '../../actors/coinSettingsService.ts';
 import { coinSettingsMethods } from './coinSettings.ts';
 import { enableEthTaskMethods } from './enableEthTask.ts';
@@ -12,7 +12,7 @@ import { legacyElectrumMethod } from './legacyElectrum.ts';
 /** The service's method tables: `methods` by name, plus legacy forms of names that are also v2. */
 export function buildMethodTables(
   service: ActivationService,
-  tasks: EnableEthTasks,
+  tasks: ActivationTasks,
   settings: CoinSettingsService,
 ): { methods: MethodTable; legacyMethods: MethodTable } {
   return {
