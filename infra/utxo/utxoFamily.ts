@@ -6,7 +6,7 @@ import { createElectrumBackend } from './electrumBackend.ts';
 import { createNativeBackend } from './nativeBackend.ts';
 import { utxoWallet } from './utxoAddress.ts';
 import type { UtxoBackend } from './utxoBackend.ts';
-import { planElectrum, planNative, type UtxoPlanParams } from './utxoPlan.ts';
+import { planElectrum, planNative, planStandalone, type UtxoPlanParams } from './utxoPlan.ts';
 
 export interface UtxoFamilyOptions {
   readonly keys: KeyProvider;
@@ -33,11 +33,16 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
 
   return {
     id: ChainFamilyId.Utxo,
-    serves: { electrum: ['UTXO', 'QTUM', 'QRC20'], enable: ['UTXO', 'QTUM', 'QRC20'] },
+    serves: { electrum: ['UTXO', 'QTUM', 'QRC20'], enable: ['UTXO', 'QTUM', 'QRC20'], standalone: ['UTXO', 'QTUM'] },
 
     plan(command: ActivationCommand, context: PlanContext): ActivationPlan {
-      if (command.kind === CommandKind.Platform || command.kind === CommandKind.Standalone) throw new Error(`the UTXO family does not plan ${command.kind} commands`);
-      const params = command.kind === CommandKind.Electrum ? planElectrum(command, context) : planNative(command, context);
+      if (command.kind === CommandKind.Platform) throw new Error('UTXO coins are not platforms of enable_eth_with_tokens');
+      const params =
+        command.kind === CommandKind.Electrum
+          ? planElectrum(command, context)
+          : command.kind === CommandKind.Standalone
+            ? planStandalone(command, context)
+            : planNative(command, context);
       const qrc20 = params.qrc20;
       // A QRC20's swap contracts, as validated (kept in its settings and ActivationRequested).
       const swapContracts =

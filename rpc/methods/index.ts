@@ -3,6 +3,7 @@ import type { ActivationTasks } from '../../actors/activationTasks.ts';
 import type { CoinSettingsService } from '../../actors/coinSettingsService.ts';
 import { coinSettingsMethods } from './coinSettings.ts';
 import { enableEthTaskMethods } from './enableEthTask.ts';
+import { enableUtxoTaskMethods } from './enableUtxoTask.ts';
 import type { MethodTable } from '../methods.ts';
 import { disableCoinMethod, getEnabledCoinsLegacyMethod, getEnabledCoinsV2Method, myBalanceMethod } from './coinMethods.ts';
 import { enableEthWithTokensMethod } from './enableEthWithTokens.ts';
@@ -18,6 +19,7 @@ export function buildMethodTables(
   return {
     methods: {
       ...enableEthTaskMethods(tasks, service),
+      ...enableUtxoTaskMethods(tasks, service),
       enable_eth_with_tokens: enableEthWithTokensMethod(service),
       get_enabled_coins: getEnabledCoinsV2Method(service),
       disable_coin: disableCoinMethod(service),
