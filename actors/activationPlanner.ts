@@ -147,6 +147,10 @@ export class ActivationPlanner {
     }
     refuseRemoteWallet(command.keyPolicy);
     if (command.utxoMerge !== undefined) throw invalidRequest(UTXO_MERGE_REFUSED);
+    if (command.mode.rpc === 'Native' && this.#hd !== undefined && command.keyPolicy !== KeyPolicy.Hardware) {
+      const message = `activation_params.mode: an HD wallet (enable_hd) scans its account for ${ticker}, which a native daemon cannot serve (it knows only the addresses imported into it); use mode.rpc Electrum`;
+      throw invalidRequest(message);
+    }
     const familyPlan = family.plan(command, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins });
     const plan = { ...familyPlan, settings: planSettings(command, entry, this.#coins, familyPlan) };
     return this.#withKeyScope(plan, entry, command.keyPolicy, command.hd);
