@@ -284,6 +284,40 @@ describe('task::enable_utxo and task::enable_qtum over Electrum (devnet litecoin
   });
 });
 
+describe('task::enable_utxo with a native daemon (mode.rpc Native, devnet litecoind)', () => {
+  test('the client body with mode Native reads the daemon\'s listunspent; rpc_data and max_connected are refused there by name', async () => {
+    const entry = { coin: 'LTCN', name: 'litecoin', pubtype: 111, decimals: 8, network: 'regtest', protocol: { type: 'UTXO' }, confpath: node.confPath };
+    const s = await startStack({ extraCoins: [entry] });
+    try {
+      const address = p2pkhAddress(hash160);
+      await node.rpc('importaddress', [address, '', true]);
+      const params = { ticker: 'LTCN', activation_params: { required_confirmations: 2, requires_notarization: false, priv_key_policy: 'ContextPrivKey', mode: { rpc: 'Native' }, tx_history: true, pubtype: 111 } };
+      const refused = await init(s, 'enable_utxo', { ...params, activation_params: { ...params.activation_params, max_connected: 1 } });
+      assert.equal(refused.status, 400);
+      assert.match(refused.body.error, /^params\.activation_params\.max_connected: a native daemon/);
+      const withData = await init(s, 'enable_utxo', { ...params, activation_params: { ...params.activation_params, mode: { rpc: 'Native', rpc_data: { servers: [] } } } });
+      assert.equal(withData.body.error_type, 'InvalidRequest');
+      assert.match(withData.body.error_data, /rpc_data/);
+
+      const { status, body } = await init(s, 'enable_utxo', params);
+      assert.equal(status, 200, JSON.stringify(body));
+      const { result } = await until(s, 'enable_utxo', body.result.task_id, false);
+      assert.equal(result.status, 'Ok', JSON.stringify(result));
+      // listunspent holds the confirmed, the pending and (mature or not) the coinbase outputs of the address
+      const unspent = await node.rpc<{ amount: number }[]>('listunspent', [0, 9_999_999, [address]]);
+      const expected = unspent.reduce((sum, u) => sum + BigInt(Math.round(u.amount * 1e8)), 0n);
+      assert.deepEqual(result.details, {
+        ticker: 'LTCN',
+        current_block: await node.rpc<number>('getblockcount'),
+        wallet_balance: { wallet_type: 'Iguana', address, balance: { LTCN: balance(expected, 0n) } },
+      });
+      assert.equal((await s.v2('coin_status', { ticker: 'LTCN' })).body.result.electrum_connections, undefined);
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
 /** Resolves once `predicate` holds; fails after 5 s. */
 async function waitFor(predicate: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 5_000;
