@@ -12,6 +12,7 @@ import { createIguanaKeyProvider } from '../../infra/keys/index.ts';
 import { formatAmount } from '../../spec/amount.ts';
 import { standaloneActivationResult } from '../../spec/activationResult.ts';
 import { startStack, TEST_PASSPHRASE, type Stack } from '../../devnet/testing/stack.ts';
+import { FakeHardwareWallet } from '../../devnet/hardware/fakeHardwareWallet.ts';
 
 /**
  * `task::enable_utxo::*` and `task::enable_qtum::*` with the reference client's own bodies
@@ -317,6 +318,48 @@ describe('task::enable_utxo with a native daemon (mode.rpc Native, devnet liteco
     }
   });
 });
+
+describe('task::enable_utxo with a hardware key (fake device)', () => {
+  test('the device is waited for, asks its PIN through user_action, and its key is the coin\'s: HD-shaped Ok', async () => {
+    const fake = new FakeHardwareWallet({ pin: '1357' });
+    const deviceHash = Buffer.from(btcCrypto.hash160(Buffer.from(fake.publicKey.compressed)));
+    await node.fund(p2pkhAddress(deviceHash), 12_345_678n, 1);
+    const s = await stack({ hardware: async () => fake });
+    try {
+      const params = ltcParams();
+      const { body } = await init(s, 'enable_utxo', { ...params, activation_params: { ...params.activation_params, priv_key_policy: 'Hardware' } });
+      const id = body.result.task_id;
+      const status = async () => (await s.v2('task::enable_utxo::status', { task_id: id, forget_if_finished: false })).body.result;
+      await waitForAsync(async () => (await status()).details === 'WaitingForHardwareToConnect', 'WaitingForHardwareToConnect');
+      fake.connect();
+      await waitForAsync(async () => (await status()).status === 'UserActionRequired', 'the PIN request');
+      assert.deepEqual(await status(), { status: 'UserActionRequired', details: 'EnterHardwarePin' });
+      const answer = await s.v2('task::enable_utxo::user_action', { task_id: id, user_action: { action_type: 'HardwarePin', pin: '1357' } });
+      assert.equal(answer.body.result, 'success');
+      const { result } = await until(s, 'enable_utxo', id, false);
+      assert.equal(result.status, 'Ok', JSON.stringify(result));
+      assert.deepEqual(fake.calls.filter((c) => c.kind === 'ethereumPublicKey').map((c) => c.path), ["m/44'/2'/0'/0/0"]);
+      const deviceAddress = payments.p2pkh({ hash: deviceHash, network: { pubKeyHash: 48 } as never }).address!;
+      const ltcBalance = { LTC: balance(12_345_678n, 0n) };
+      assert.deepEqual(result.details.wallet_balance, {
+        wallet_type: 'HD',
+        accounts: [{ account_index: 0, derivation_path: "m/44'/2'/0'", total_balance: ltcBalance, addresses: [{ address: deviceAddress, derivation_path: "m/44'/2'/0'/0/0", chain: 'External', balance: ltcBalance }] }],
+      });
+      assert.equal((await s.legacy('my_balance', { coin: 'LTC' })).body.address, deviceAddress);
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
+/** Resolves once the async `predicate` holds; fails after 5 s. */
+async function waitForAsync(predicate: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
 
 /** Resolves once `predicate` holds; fails after 5 s. */
 async function waitFor(predicate: () => boolean, what: string): Promise<void> {
