@@ -44,6 +44,9 @@ export const ErrorType = {
   UnsupportedPlatformCoin: 'UnsupportedPlatformCoin',
   // streaming enables (docs/compatibility.md §19)
   EnableError: 'EnableError',
+  // standalone-coin tasks (the reference's init_standalone_coin_error.rs)
+  CoinConfigIsNotFound: 'CoinConfigIsNotFound',
+  UnexpectedCoinProtocol: 'UnexpectedCoinProtocol',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -82,6 +85,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorType, number>> = {
   PlatformCoinIsNotActivated: 400,
   UnsupportedPlatformCoin: 500,
   EnableError: 400,
+  CoinConfigIsNotFound: 400,
+  UnexpectedCoinProtocol: 400,
 };
 
 export interface ActivationErrorOptions {
