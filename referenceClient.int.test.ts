@@ -5,11 +5,27 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { crypto as btcCrypto } from 'bitcoinjs-lib';
+import { startLitecoind, type Litecoind } from './devnet/litecoind/litecoind.ts';
+import { p2pkhAddress } from './devnet/litecoind/litecoinRegtest.ts';
+import { startElectrumServer, type ElectrumServer } from './devnet/electrum/electrumServer.ts';
+import { REAL_COINS_FILE } from './devnet/data/index.ts';
+import { createIguanaKeyProvider } from './infra/keys/index.ts';
 import { FakeHardwareWallet } from './devnet/hardware/fakeHardwareWallet.ts';
 import { ReferenceClient, isSdkError } from './devnet/referenceClient/sdkClient.ts';
-import { enableErc20Params, ethWithTokensParams, taskStatusParams, trezorEthInitParams, type EvmPlatformConfig } from './devnet/referenceClient/clientBodies.ts';
+import {
+  enableErc20Params,
+  ethWithTokensParams,
+  qtumInitParams,
+  taskStatusParams,
+  trezorEthInitParams,
+  utxoInitParams,
+  type EvmPlatformConfig,
+  type UtxoConfig,
+} from './devnet/referenceClient/clientBodies.ts';
 import { loginStorm, type LoginAsset } from './devnet/referenceClient/loginStorm.ts';
-import { SWAP_CONTRACT, TEST_ADDRESS, TEST_PASSWORD, startStack, startTestDevnet, type Stack } from './devnet/testing/stack.ts';
+import { SWAP_CONTRACT, TEST_ADDRESS, TEST_PASSPHRASE, TEST_PASSWORD, startStack, startTestDevnet, type Stack } from './devnet/testing/stack.ts';
 import { evmToTronBase58 } from './infra/keys/tronAddress.ts';
 import type { EvmDevnet } from './devnet/index.ts';
 
@@ -20,13 +36,38 @@ const TOKENS = [
 const NATIVE = 1_234_500_000_000_000_001n;
 const WALLET = 'My Wallet';
 
-let devnet: EvmDevnet;
-before(async () => {
-  devnet = await startTestDevnet({ nativeWei: NATIVE, tokens: TOKENS });
-});
-after(() => devnet?.stop());
+/** What the wallet holds on the regtest chain (Electrum finds it by script, whatever the coin's address parameters). */
+const UTXO_FUNDED = 150_000_000n;
 
-const stack = (extra: Parameters<typeof startStack>[0] = {}) => startStack({ devnet, tron: true, config: { wallet_name: WALLET }, ...extra });
+let devnet: EvmDevnet;
+let litecoind: Litecoind;
+let electrum: ElectrumServer;
+/** The real coins file's LTC, KMD and QTUM entries. */
+let utxoCoins: unknown[];
+before(async () => {
+  const key = await createIguanaKeyProvider(TEST_PASSPHRASE).publicKey({ coin: 'LTC' });
+  const hash160 = Buffer.from(btcCrypto.hash160(Buffer.from(key.compressed))).toString('hex');
+  [devnet, litecoind] = await Promise.all([startTestDevnet({ nativeWei: NATIVE, tokens: TOKENS }), startLitecoind()]);
+  await litecoind.fund(p2pkhAddress(hash160), UTXO_FUNDED, 1);
+  electrum = await startElectrumServer({ litecoind, evm: devnet, transports: ['TCP'] });
+  const all = JSON.parse(await readFile(REAL_COINS_FILE, 'utf8')) as { coin: string }[];
+  utxoCoins = all.filter((c) => ['LTC', 'KMD', 'QTUM'].includes(c.coin));
+});
+after(async () => {
+  await electrum?.stop();
+  await Promise.all([devnet?.stop(), litecoind?.stop()]);
+});
+
+const stack = (extra: Parameters<typeof startStack>[0] = {}) => startStack({ devnet, tron: true, extraCoins: utxoCoins, config: { wallet_name: WALLET }, ...extra });
+/** A UTXO coin as the client's config gives it, on the devnet Electrum server. */
+const utxo = (ticker: string, passthrough: Record<string, number>): UtxoConfig => ({
+  ticker,
+  servers: [{ url: electrum.tcp!, protocol: 'TCP', disable_cert_verification: false }],
+  requiredConfirmations: 2,
+  passthrough,
+});
+const LTC = () => utxo('LTC', { pubtype: 48, p2shtype: 50, wiftype: 176 });
+const KMD = () => utxo('KMD', { pubtype: 60, p2shtype: 85, wiftype: 188, txversion: 4, overwintered: 1 });
 const eth = (s: Stack): EvmPlatformConfig => ({
   ticker: 'ETH',
   nodes: [{ url: s.devnet.url, gui_auth: false }],
@@ -147,7 +188,70 @@ describe('the reference client, replayed', () => {
     }
   });
 
-  test('login storm (§8): ETH, USDT-ERC20, TRX, USDT-TRC20 at once with the GUI retry; every coin active after at most one retry, listed once, activated once', async () => {
+  test('UTXO and QTUM (§5): task::enable_utxo for LTC and KMD, task::enable_qtum for QTUM, polled as the client polls', async () => {
+    const s = await stack();
+    try {
+      const client = new ReferenceClient(s.service.url, TEST_PASSWORD);
+      for (const [kind, params, forget] of [
+        ['enable_utxo', utxoInitParams(LTC()), false],
+        ['enable_utxo', utxoInitParams(KMD()), false],
+        ['enable_qtum', qtumInitParams(utxo('QTUM', {})), undefined], // the client leaves QTUM's forget_if_finished at its default
+      ] as const) {
+        const init = await client.v2(`task::${kind}::init`, params);
+        assert.equal(isSdkError(init.body), false, JSON.stringify(init.body));
+        assert.equal(init.body.mmrpc, '2.0');
+        assert.ok(Number.isInteger(init.body.result.task_id));
+        let last: any;
+        for (let poll = 0; poll < 500; poll++) {
+          const taskId = init.body.result.task_id;
+          last = (await client.v2(`task::${kind}::status`, forget === undefined ? { task_id: taskId } : taskStatusParams(taskId, forget))).body;
+          assert.equal(isSdkError(last), false, JSON.stringify(last));
+          assert.ok(typeof last.result.status === 'string' && 'details' in last.result, JSON.stringify(last));
+          if (last.result.status === 'Ok') break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.equal(last.result.status, 'Ok', `${params.ticker}: ${JSON.stringify(last)}`);
+      }
+      const enabled = ((await client.v2('get_enabled_coins', null)).body.result.coins as { ticker: string }[]).map((c) => c.ticker).sort();
+      assert.deepEqual(enabled, ['KMD', 'LTC', 'QTUM']);
+      const ltc = await client.legacy('my_balance', { coin: 'LTC' });
+      assert.equal(ltc.body.balance, '1.5');
+      assert.equal(ltc.body.coin, 'LTC');
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('a Trezor UTXO wallet (§5, §8.5): "Trezor" and "scan" through task::enable_utxo, the device connected and its PIN entered', async () => {
+    const fake = new FakeHardwareWallet({ pin: '1234' });
+    const s = await stack({ hardware: async () => fake, config: { wire_names: 'reference' } });
+    try {
+      const client = new ReferenceClient(s.service.url, TEST_PASSWORD);
+      const init = await client.v2('task::enable_utxo::init', utxoInitParams(LTC(), true));
+      assert.equal(isSdkError(init.body), false, JSON.stringify(init.body));
+      const seen: string[] = [];
+      let last: any;
+      for (let poll = 0; poll < 500; poll++) {
+        last = (await client.v2('task::enable_utxo::status', taskStatusParams(init.body.result.task_id))).body;
+        assert.equal(isSdkError(last), false, JSON.stringify(last));
+        const label = `${last.result.status} ${typeof last.result.details === 'string' ? last.result.details : ''}`.trim();
+        if (seen.at(-1) !== label) seen.push(label);
+        if (last.result.details === 'WaitingForTrezorToConnect') fake.connect();
+        if (last.result.details === 'EnterTrezorPin') {
+          const pin = await client.v2('task::enable_utxo::user_action', { task_id: init.body.result.task_id, user_action: { action_type: 'TrezorPin', pin: '1234' } });
+          assert.equal(isSdkError(pin.body), false, JSON.stringify(pin.body));
+        }
+        if (last.result.status === 'Ok') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal(last.result.status, 'Ok', `${seen.join(' → ')}: ${JSON.stringify(last)}`);
+      assert.ok(seen.includes('InProgress WaitingForTrezorToConnect') && seen.includes('UserActionRequired EnterTrezorPin'), seen.join(' → '));
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('login storm (§8): ETH, USDT-ERC20, TRX, USDT-TRC20, LTC, KMD at once with the GUI retry; every coin active after at most one retry, listed once, activated once', async () => {
     const s = await stack();
     try {
       const client = new ReferenceClient(s.service.url, TEST_PASSWORD);
@@ -156,6 +260,8 @@ describe('the reference client, replayed', () => {
         { kind: 'token', ticker: 'USDT-ERC20', platform: eth(s) },
         { kind: 'platform', ticker: 'TRX', platform: trx(s) },
         { kind: 'token', ticker: 'USDT-TRC20', platform: trx(s) },
+        { kind: 'utxo', ticker: 'LTC', coin: LTC() },
+        { kind: 'utxo', ticker: 'KMD', coin: KMD() },
       ];
       const outcomes = await loginStorm(client, assets);
       for (const outcome of outcomes) {
@@ -163,14 +269,14 @@ describe('the reference client, replayed', () => {
         assert.ok(outcome.tries <= 2, `${outcome.ticker} took ${outcome.tries} tries`);
       }
       const listed = ((await client.v2('get_enabled_coins', null)).body.result.coins as { ticker: string }[]).map((c) => c.ticker);
-      assert.deepEqual([...listed].sort(), ['ETH', 'TRX', 'USDT-ERC20', 'USDT-TRC20']);
+      assert.deepEqual([...listed].sort(), ['ETH', 'KMD', 'LTC', 'TRX', 'USDT-ERC20', 'USDT-TRC20']);
       // Every race was lost at once with the already-activated answer, never by a second activation.
       const activated = new Map<string, number>();
       for await (const event of s.service.log.read()) {
-        const tickers = event.type === 'CoinActivated' ? [event.data.ticker, ...event.data.tokens.map((t) => t.ticker)] : event.type === 'TokenActivated' ? [event.data.ticker] : [];
+        const tickers = event.type === 'CoinActivated' ? [event.data.ticker, ...(event.data.tokens ?? []).map((t) => t.ticker)] : event.type === 'TokenActivated' ? [event.data.ticker] : [];
         for (const ticker of tickers) activated.set(ticker, (activated.get(ticker) ?? 0) + 1);
       }
-      assert.deepEqual(Object.fromEntries(activated), { ETH: 1, 'USDT-ERC20': 1, TRX: 1, 'USDT-TRC20': 1 }, 'one activation per coin');
+      assert.deepEqual(Object.fromEntries([...activated].sort()), { ETH: 1, KMD: 1, LTC: 1, TRX: 1, 'USDT-ERC20': 1, 'USDT-TRC20': 1 }, 'one activation per coin');
       for (const call of client.calls.filter((c) => c.failed)) {
         assert.match(JSON.stringify(call.body), /PlatformIsAlreadyActivated|activated already|CoinIsAlreadyActivated/, `a failure other than losing a race: ${JSON.stringify(call.body)}`);
       }

@@ -13,7 +13,7 @@ import { HdAddressesProjection } from './events/projections/hdAddresses.ts';
 import { CoinStatusesProjection } from './events/projections/coinStatuses.ts';
 import { CoinSettingsService } from './actors/coinSettingsService.ts';
 import { TaskStatusProjection } from './events/projections/taskStatus.ts';
-import { EnableEthTasks, type TaskTimeouts } from './actors/enableEthTasks.ts';
+import { ActivationTasks, type TaskTimeouts } from './actors/activationTasks.ts';
 import type { HardwareWallet } from './actors/ports/hardwareWallet.ts';
 import { ActivationError, ErrorType } from './spec/errors.ts';
 import { AuthGuard } from './rpc/auth.ts';
@@ -70,7 +70,7 @@ export interface RunningService {
   readonly service: ActivationService;
   readonly log: EmbeddedEventLog;
   readonly registry: CoinRegistry;
-  readonly tasks: EnableEthTasks;
+  readonly tasks: ActivationTasks;
   /** The event streams (`/event-stream`, `/events`); `streams.clientCount()` counts open connections. */
   readonly streams: StreamHub;
   /** Present when `nats` is configured. */
@@ -158,7 +158,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const hardware: LazyHardware = options.hardware
       ? Object.assign(options.hardware, { close: async () => undefined })
       : lazyHardware({ udpHost: hw.udpHost, udpPort: hw.udpPort, clock });
-    const tasks = new EnableEthTasks({
+    const tasks = new ActivationTasks({
       log: actorLog,
       registry,
       service,

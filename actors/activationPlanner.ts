@@ -9,13 +9,16 @@ import { parseCoinProtocol, protocolTypeName } from '../spec/coins.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { HdAddressesProjection } from '../events/projections/hdAddresses.ts';
 import { requireSingleAddressPath, requireSingleAddressScan, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
-import { KeyPolicy, type ActivationPlan } from '../machines/activation.types.ts';
+import { ActivationVia, KeyPolicy, type ActivationPlan } from '../machines/activation.types.ts';
+import type { CoinEntry } from '../spec/coins.ts';
+import type { HdRequest } from './hdPlan.ts';
 import {
   CommandKind,
   type ActivationCommand,
   type ElectrumActivationCommand,
   type EnableActivationCommand,
   type PlatformActivationCommand,
+  type StandaloneActivationCommand,
 } from './ports/chainFamily.ts';
 import type { ChainFamilies } from './chainFamilies.ts';
 import { planSettings } from './coinSettings.ts';
@@ -63,10 +66,7 @@ export class ActivationPlanner {
   /** Platform config → protocol parse → a family that serves the protocol → the family's checks. */
   planPlatform(command: PlatformActivationCommand): ActivationPlan {
     const { ticker } = command;
-    if (command.keyPolicy === KeyPolicy.RemoteWallet) {
-      const message = 'RemoteWallet policy needs a connected remote-wallet session; none is known';
-      throw errorSentence(ErrorType.PrivKeyNotAllowed, message);
-    }
+    refuseRemoteWallet(command.keyPolicy);
     const platform = this.#coins.find(ticker);
     if (platform === undefined) {
       throw new ActivationError(ErrorType.PlatformConfigIsNotFound, `Platform ${ticker} config is not found`, ticker);
@@ -88,16 +88,23 @@ export class ActivationPlanner {
     }
     const familyPlan = family.plan(command, { platform, platformProtocol: parsed.protocol, coins: this.#coins, useTradingProtoV2: this.#useTradingProtoV2 });
     const plan = { ...familyPlan, settings: planSettings(command, platform, this.#coins, familyPlan) };
-    // A hardware key activates the one address the device gave, an Iguana key its one address;
-    // an HD mnemonic scans its account.
+    return this.#withKeyScope(plan, platform, command.keyPolicy, command.hd);
+  }
+
+  /**
+   * The plan with what the key activates: a hardware key the one address the device gives, an
+   * Iguana key its one address (the HD fields pass only where they ask for no more); an HD
+   * mnemonic scans its account.
+   */
+  #withKeyScope(plan: ActivationPlan, entry: CoinEntry, keyPolicy: KeyPolicy, request: HdRequest | undefined): ActivationPlan {
     const hd = this.#hd;
-    if (command.keyPolicy === KeyPolicy.Hardware || hd === undefined) {
-      const key = command.keyPolicy === KeyPolicy.Hardware ? SingleAddressKey.Hardware : SingleAddressKey.Iguana;
-      requireSingleAddressPath(platform, command.hd?.pathToAddress, key);
-      requireSingleAddressScan(platform, command.hd, key);
+    if (keyPolicy === KeyPolicy.Hardware || hd === undefined) {
+      const key = keyPolicy === KeyPolicy.Hardware ? SingleAddressKey.Hardware : SingleAddressKey.Iguana;
+      requireSingleAddressPath(entry, request?.pathToAddress, key);
+      requireSingleAddressScan(entry, request, key);
       return plan;
     }
-    const scan = resolveHdScan(platform, command.hd, (account, chain) => hd.known.known(hd.walletId, ticker, account, chain));
+    const scan = resolveHdScan(entry, request, (account, chain) => hd.known.known(hd.walletId, plan.ticker, account, chain));
     return { ...plan, hd: { ...scan, walletId: hd.walletId } };
   }
 
@@ -107,7 +114,46 @@ export class ActivationPlanner {
    * @param requestMm2 legacy requests only: the request's own `mm2`.
    */
   plan(command: ActivationCommand, requestMm2?: number): ActivationPlan {
-    return command.kind === CommandKind.Platform ? this.planPlatform(command) : this.#planLegacy(command.kind, command, requestMm2);
+    switch (command.kind) {
+      case CommandKind.Platform:
+        return this.planPlatform(command);
+      case CommandKind.Standalone:
+        return this.#planStandalone(command);
+      default:
+        return this.#planLegacy(command.kind, command, requestMm2);
+    }
+  }
+
+  /**
+   * A coin on its own through a task (`task::enable_utxo`, `task::enable_qtum`), in the reference's
+   * order (`init_standalone_coin.rs`): its config (`CoinConfigIsNotFound`) → its protocol
+   * (`CoinProtocolParseError`) → the protocol the method activates (`UnexpectedCoinProtocol`) →
+   * the key policy → no `utxo_merge_params` → the family's checks → what the key activates.
+   */
+  #planStandalone(command: StandaloneActivationCommand): ActivationPlan {
+    const { ticker, via } = command;
+    const entry = this.#coins.find(ticker);
+    if (entry === undefined) throw new ActivationError(ErrorType.CoinConfigIsNotFound, `Coin ${ticker} config is not found`, ticker);
+    const parsed = parseCoinProtocol(entry);
+    if (!parsed.ok) {
+      throw new ActivationError(ErrorType.CoinProtocolParseError, `Coin ${ticker} protocol parsing failed: ${parsed.error}`, { ticker, error: parsed.error });
+    }
+    const type = protocolTypeName(parsed.protocol);
+    const wanted = STANDALONE_PROTOCOL[via as keyof typeof STANDALONE_PROTOCOL];
+    const family = type === wanted ? this.#families.serving(CommandKind.Standalone, type) : undefined;
+    if (family === undefined) {
+      const message = `Unexpected protocol ${type} for ${ticker}: ${via} activates ${wanted ?? 'no'} coins only`;
+      throw new ActivationError(ErrorType.UnexpectedCoinProtocol, message, { ticker, protocol: entry.protocol });
+    }
+    refuseRemoteWallet(command.keyPolicy);
+    if (command.utxoMerge !== undefined) throw invalidRequest(UTXO_MERGE_REFUSED);
+    if (command.mode.rpc === 'Native' && this.#hd !== undefined && command.keyPolicy !== KeyPolicy.Hardware) {
+      const message = `activation_params.mode: an HD wallet (enable_hd) scans its account for ${ticker}, which a native daemon cannot serve (it knows only the addresses imported into it); use mode.rpc Electrum`;
+      throw invalidRequest(message);
+    }
+    const familyPlan = family.plan(command, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins });
+    const plan = { ...familyPlan, settings: planSettings(command, entry, this.#coins, familyPlan) };
+    return this.#withKeyScope(plan, entry, command.keyPolicy, command.hd);
   }
 
   /**
@@ -116,7 +162,7 @@ export class ActivationPlanner {
    * it for `kind` (TRON never) → no `utxo_merge_params` → with an Iguana key, `path_to_address`
    * names its one address (and is then left out) → that family's own checks.
    */
-  #planLegacy(kind: CommandKind, command: LegacyCommand, requestMm2: number | undefined): ActivationPlan {
+  #planLegacy(kind: typeof CommandKind.Electrum | typeof CommandKind.Enable, command: LegacyCommand, requestMm2: number | undefined): ActivationPlan {
     const { ticker } = command;
     const entry = this.#coins.find(ticker);
     if (entry?.mm2 === undefined && requestMm2 === undefined) {
@@ -140,11 +186,7 @@ export class ActivationPlanner {
     if (family === undefined) {
       throw invalidRequest(`${type} protocol is not supported by ${kind}: ${kind} activates ${listed(this.#families.servedTypes(kind))} coins (spec 1.3)`);
     }
-    if (command.utxoMerge !== undefined) {
-      throw invalidRequest(
-        'utxo_merge_params is not supported: merging UTXOs means signing and broadcasting transactions, which this service never does (it only activates coins); leave utxo_merge_params out or send null',
-      );
-    }
+    if (command.utxoMerge !== undefined) throw invalidRequest(UTXO_MERGE_REFUSED);
     let planned: LegacyCommand = command;
     if (this.#hd === undefined && command.pathToAddress !== undefined) {
       // An Iguana key: only the path of its one address passes, and the family plans without it.
@@ -155,6 +197,19 @@ export class ActivationPlanner {
     const plan = family.plan(planned, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins, useTradingProtoV2: this.#useTradingProtoV2 });
     const mm2 = requestMm2 === undefined ? {} : { mm2: requestMm2 };
     return { ...plan, settings: planSettings({ ...command, ...mm2 }, entry, this.#coins, plan) };
+  }
+}
+
+/** The coins-file protocol each standalone task activates (the reference's task per protocol). */
+const STANDALONE_PROTOCOL = { [ActivationVia.EnableUtxoTask]: 'UTXO', [ActivationVia.EnableQtumTask]: 'QTUM' } as const;
+
+const UTXO_MERGE_REFUSED =
+  'utxo_merge_params is not supported: merging UTXOs means signing and broadcasting transactions, which this service never does (it only activates coins); leave utxo_merge_params out or send null';
+
+/** A remote wallet needs a session this service never has. */
+function refuseRemoteWallet(keyPolicy: KeyPolicy): void {
+  if (keyPolicy === KeyPolicy.RemoteWallet) {
+    throw errorSentence(ErrorType.PrivKeyNotAllowed, 'RemoteWallet policy needs a connected remote-wallet session; none is known');
   }
 }
 

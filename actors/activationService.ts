@@ -2,11 +2,12 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
 import type { ActivatedCoin, ActivatedToken, ActivationPlan, Balance } from '../machines/activation.types.ts';
-import type {
-  ActivationCommand,
-  ElectrumActivationCommand,
-  EnableActivationCommand,
-  PlatformActivationCommand,
+import {
+  CommandKind,
+  type ActivationCommand,
+  type ElectrumActivationCommand,
+  type EnableActivationCommand,
+  type PlatformActivationCommand,
 } from './ports/chainFamily.ts';
 import type { ActivationRequest, CoinRegistry, TokenActivation } from './coinRegistry.ts';
 import { planTokenActivation, type TokenActivationCommand } from './tokenPlan.ts';
@@ -20,6 +21,11 @@ export type { HdWallet };
 /** What admission reads of a platform-with-tokens command: its coin, form and token tickers. */
 export function platformRequest(command: PlatformActivationCommand): ActivationRequest {
   return { ticker: command.ticker, via: command.via, tokens: command.tokens.map((t) => t.ticker) };
+}
+
+/** What admission reads of any command: a platform's tokens, none for a coin on its own. */
+export function activationRequest(command: ActivationCommand): ActivationRequest {
+  return command.kind === CommandKind.Platform ? platformRequest(command) : { ticker: command.ticker, via: command.via, tokens: [] };
 }
 
 export interface DisableOutcome {

@@ -6,6 +6,7 @@ import { coinActivationMachine, heldTokens } from '../machines/coinActivation.ma
 import {
   ActivationVia,
   isLegacyVia,
+  isStandaloneVia,
   type ActivatedCoin,
   type ActivatedToken,
   type ActivationPlan,
@@ -94,12 +95,17 @@ export interface PlanRequest extends ActivationRequest {
 const NO_HOLDER = '';
 
 /**
- * "Already activated" in the request's form: v2 answers the bare ticker, legacy the sentence, and
+ * "Already activated" in the request's form: v2 platform forms answer the bare ticker, legacy the
+ * sentence, the standalone tasks the reference's `CoinIsAlreadyActivated`
+ * (`init_standalone_coin_error.rs`: "Coin {ticker} is activated already", HTTP 400), and
  * `enable_erc20` its own type with a sentence holding "activated already", the words the
  * reference's client looks for (docs/compatibility.md §18).
  */
 function alreadyActivated(ticker: string, via: ActivationVia): ActivationError {
   if (via === ActivationVia.EnableErc20) return new ActivationError(ErrorType.TokenIsAlreadyActivated, `Token ${ticker} is activated already`, ticker);
+  if (isStandaloneVia(via)) {
+    return new ActivationError(ErrorType.CoinIsAlreadyActivated, `Coin ${ticker} is activated already`, { ticker }, { httpStatus: 400 });
+  }
   const message = isLegacyVia(via) ? `Coin ${ticker} already initialized` : ticker;
   return new ActivationError(ErrorType.PlatformIsAlreadyActivated, message, ticker);
 }

@@ -1,6 +1,6 @@
 import { fromCallback, type AnyEventObject } from 'xstate';
 import type { HardwareWallet } from './ports/hardwareWallet.ts';
-import type { DeviceSessionEvent } from '../machines/enableEthTask.machine.ts';
+import type { DeviceSessionEvent } from '../machines/activationTask.machine.ts';
 
 /**
  * The invoked device step of a hardware task: reads the Ethereum public key at `path`, telling the

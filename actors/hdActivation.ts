@@ -1,5 +1,5 @@
 /**
- * HD activation of an account-model platform (EVM, TRON) with its tokens: scan the account chain
+ * HD activation of an account (EVM and TRON platforms with their tokens, UTXO coins): scan the account chain
  * (batched, see hdScan.ts), list its addresses with their balances, and enable the
  * `path_to_address` one. Families supply the chain read and how a key becomes an address.
  */
@@ -27,6 +27,8 @@ export interface HdAccountDeps {
 }
 
 const spendable = (raw: bigint): Balance => ({ spendable: raw, unspendable: 0n });
+/** The coin's own balance of a read (an account-model read has no unspendable part). */
+const coinBalance = (read: AddressRead): Balance => ({ spendable: read.native, unspendable: read.unspendable ?? 0n });
 
 /** Scans, then builds the activated coin: the enabled address's balances plus the account listing. */
 export async function activateHdAccount(plan: ActivationPlan, hd: HdActivation, deps: HdAccountDeps): Promise<ActivatedCoin> {
@@ -53,7 +55,7 @@ export async function activateHdAccount(plan: ActivationPlan, hd: HdActivation, 
   const listing = await Promise.all(
     scan.addresses.map(async (read, index) => {
       const { display } = await derive(index);
-      const balances: Record<string, Balance> = { [plan.ticker]: spendable(read.native) };
+      const balances: Record<string, Balance> = { [plan.ticker]: coinBalance(read) };
       deps.tokens.forEach((t, i) => (balances[t.ticker] = spendable(read.tokens[i] ?? 0n)));
       return { address: display, derivationPath: deps.keys.addressPath(deps.entry, path(index)), chain: hd.chain, balances };
     }),
@@ -69,7 +71,7 @@ export async function activateHdAccount(plan: ActivationPlan, hd: HdActivation, 
     derivationPath: deps.keys.addressPath(deps.entry, path(hd.addressId)),
     currentBlock: scan.currentBlock,
     decimals: deps.decimals,
-    ...(plan.getBalances ? { balance: spendable(enabledRead.native) } : {}),
+    ...(plan.getBalances ? { balance: coinBalance(enabledRead) } : {}),
     tokens: deps.tokens.map((t, i) => ({
       ticker: t.ticker,
       contractAddress: t.contractAddress,

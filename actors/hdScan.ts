@@ -13,7 +13,10 @@ export type { HdScanPlan };
 /** One address as a scan reads it: transaction count, native and token balances (tokens in order). */
 export interface AddressRead {
   readonly txCount: bigint;
+  /** The coin's spendable balance. */
   readonly native: bigint;
+  /** The coin's unspendable balance (UTXO: immature coinbase outputs); none for account-model chains. */
+  readonly unspendable?: bigint;
   readonly tokens: readonly bigint[];
 }
 
@@ -33,7 +36,8 @@ export interface HdScanResult {
   readonly roundTrips: number;
 }
 
-export const isUsed = (read: AddressRead): boolean => read.txCount > 0n || read.native > 0n || read.tokens.some((t) => t > 0n);
+export const isUsed = (read: AddressRead): boolean =>
+  read.txCount > 0n || read.native > 0n || (read.unspendable ?? 0n) > 0n || read.tokens.some((t) => t > 0n);
 
 /** One read of a scan: addresses `fromIndex` … `fromIndex + checked − 1`, `used` of them used. */
 export interface ScanWindow {

@@ -39,7 +39,7 @@ import { devnetCoins, enableEthParams, startStack, startTestDevnet, type TestTok
 import { hdActivationResult } from '../spec/activationResult.ts';
 import { readBenchConfig } from './benchConfig.ts';
 import { NO_CODE_ADDRESS } from './fixture.ts';
-import { DEPLOYLESS_CHUNK_READS, deploylessCall, deploylessReadCount, type DeploylessQuery } from '../infra/evm/multicall/deployless.ts';
+import { DEPLOYLESS_CHUNK_READS, accountReads, deploylessChunks } from '../infra/evm/multicall/deployless.ts';
 import type { Sample } from './measure.ts';
 import { environment, saveResults } from './results.ts';
 import { summarize } from './stats.ts';
@@ -258,12 +258,8 @@ async function measureNodeAlone(world: World, n: number, mode: Mode): Promise<nu
   let calls: Call[];
   if (mode === 'plain') calls = [['eth_blockNumber', []], ...window.flatMap((a) => addressCalls(a, contracts))];
   else {
-    const query: DeploylessQuery = { probe: mode === 'multicall' ? world.devnet.multicall! : NO_CODE_ADDRESS, decimalsOf: [], owners: window, tokens: contracts };
-    const reads = deploylessReadCount(query);
-    const chunks = Array.from({ length: Math.ceil(reads / DEPLOYLESS_CHUNK_READS) }, (_, i): Call => {
-      const skip = i * DEPLOYLESS_CHUNK_READS;
-      return ['eth_call', [{ data: deploylessCall(query, skip, Math.min(DEPLOYLESS_CHUNK_READS, reads - skip)) }, 'latest']];
-    });
+    const probe = mode === 'multicall' ? world.devnet.multicall! : NO_CODE_ADDRESS;
+    const chunks = deploylessChunks(accountReads(window, contracts), probe).map(({ data }): Call => ['eth_call', [{ data }, 'latest']]);
     calls = [['eth_blockNumber', []], ...window.map((a): Call => ['eth_getTransactionCount', [a, 'latest']]), ...chunks];
   }
   const started = performance.now();

@@ -8,7 +8,7 @@ import { Interface, parseUnits } from 'ethers';
 import type { LatencyProxy, LatencyProxyStats } from '../devnet/index.ts';
 import { TEST_ADDRESS, SWAP_CONTRACT, type Stack } from '../devnet/testing/stack.ts';
 import { aggregate3Call, decodeAggregate3, getEthBalanceCall } from '../infra/multicall/aggregate3.ts';
-import { DEPLOYLESS_CHUNK_READS, deploylessCall, deploylessReadCount, type DeploylessQuery } from '../infra/evm/multicall/deployless.ts';
+import { accountReads, deploylessChunks } from '../infra/evm/multicall/deployless.ts';
 import type { BenchFixture, BenchToken } from './fixture.ts';
 import { NATIVE_WEI, NO_CODE_ADDRESS } from './fixture.ts';
 import { readSequentially } from './sequentialBaseline.ts';
@@ -154,11 +154,9 @@ export async function measureNodeMulticall(fixture: BenchFixture, tokens: readon
  * posted straight to it, and the time our code takes to encode those calls and decode the answers.
  */
 export async function measureNodeDeployless(fixture: BenchFixture, tokens: readonly BenchToken[]): Promise<NodeAlone> {
-  const query: DeploylessQuery = { probe: NO_CODE_ADDRESS, decimalsOf: [], owners: [TEST_ADDRESS], tokens: tokens.map((t) => t.contractAddress) };
-  const reads = deploylessReadCount(query);
-  const pieces = Array.from({ length: Math.ceil(reads / DEPLOYLESS_CHUNK_READS) }, (_, i) => ({ skip: i * DEPLOYLESS_CHUNK_READS, count: Math.min(DEPLOYLESS_CHUNK_READS, reads - i * DEPLOYLESS_CHUNK_READS) }));
   let started = performance.now();
-  const calls = pieces.map(({ skip, count }) => deploylessCall(query, skip, count));
+  const pieces = deploylessChunks(accountReads([TEST_ADDRESS], tokens.map((t) => t.contractAddress)), NO_CODE_ADDRESS);
+  const calls = pieces.map(({ data }) => data);
   const encodeMs = performance.now() - started;
   const batch = [
     { jsonrpc: '2.0', id: 0, method: 'eth_blockNumber', params: [] },
@@ -174,7 +172,7 @@ export async function measureNodeDeployless(fixture: BenchFixture, tokens: reado
   const decodeMs = performance.now() - started;
   const flat = outcomes.flatMap((o) => o ?? []);
   // The first outcome is the probe (of an address without code: not a Multicall3 answer); every balance read must succeed.
-  if (outcomes.some((o) => o === undefined) || flat.length !== reads || flat.slice(1).some((o) => !o.success)) {
+  if (outcomes.some((o) => o === undefined) || flat.length !== tokens.length + 2 || flat.slice(1).some((o) => !o.success)) {
     throw new Error(`devnet answered the deployless call wrongly: ${JSON.stringify(answers).slice(0, 300)}`);
   }
   return { nodeMs, encodeMs, decodeMs };

@@ -18,7 +18,7 @@ import { relative } from 'node:path';
 import { Interface } from 'ethers';
 import { startEvmDevnet } from '../devnet/index.ts';
 import { aggregate3Call, chunked, decodeAggregate3, getEthBalanceCall, MULTICALL_CHUNK_SIZE } from '../infra/multicall/aggregate3.ts';
-import { DEPLOYLESS_CHUNK_READS, deploylessCall } from '../infra/evm/multicall/deployless.ts';
+import { DEPLOYLESS_CHUNK_READS, accountReads, deploylessChunks } from '../infra/evm/multicall/deployless.ts';
 import { integerFrom } from './benchConfig.ts';
 import { environment, saveResults } from './results.ts';
 import { percentile } from './stats.ts';
@@ -43,11 +43,9 @@ function transactions(n: number): Record<'aggregate3' | 'deployless', Tx[]> {
   const tokens = devnet.tokens.slice(0, n).map((t) => t.address);
   const balanceOf = erc20.encodeFunctionData('balanceOf', [OWNER]);
   const items = [{ target: multicall, callData: getEthBalanceCall(OWNER) }, ...tokens.map((target) => ({ target, callData: balanceOf }))];
-  const query = { decimalsOf: [], owners: [OWNER], tokens };
-  const pieces = chunked(items.map((_, i) => i), DEPLOYLESS_CHUNK_READS).map((c) => deploylessCall(query, c[0]!, c.length));
   return {
     aggregate3: chunked(items, MULTICALL_CHUNK_SIZE).map((chunk) => ({ to: multicall, data: aggregate3Call(chunk) })),
-    deployless: pieces.map((data) => ({ data })),
+    deployless: deploylessChunks(accountReads([OWNER], tokens)).map(({ data }) => ({ data })),
   };
 }
 

@@ -14,6 +14,8 @@ export type ChainFamilyId = (typeof ChainFamilyId)[keyof typeof ChainFamilyId];
 export const ActivationVia = {
   EnableEthWithTokens: 'enable_eth_with_tokens',
   EnableEthTask: 'task::enable_eth',
+  EnableUtxoTask: 'task::enable_utxo',
+  EnableQtumTask: 'task::enable_qtum',
   Enable: 'enable',
   Electrum: 'electrum',
   /** A token added to an already active platform (docs/compatibility.md §18). */
@@ -28,6 +30,15 @@ export type ActivationVia = (typeof ActivationVia)[keyof typeof ActivationVia];
  */
 export function isLegacyVia(via: ActivationVia): boolean {
   return via === ActivationVia.Enable || via === ActivationVia.Electrum;
+}
+
+/**
+ * Whether a request came through a v2 method that activates a coin on its own, without tokens
+ * (`task::enable_utxo`, `task::enable_qtum`; the reference's standalone coins). Such a request is
+ * refused as `CoinIsAlreadyActivated`, and never re-activates a passive platform.
+ */
+export function isStandaloneVia(via: ActivationVia): boolean {
+  return via === ActivationVia.EnableUtxoTask || via === ActivationVia.EnableQtumTask;
 }
 
 export { DerivationMethod } from '../spec/derivationMethod.ts';

@@ -3,6 +3,7 @@ import type { DomainEvent } from '../spec/events.ts';
 import { ActivationError, ErrorType, toActivationError } from '../spec/errors.ts';
 import {
   isLegacyVia,
+  isStandaloneVia,
   summarizeActivation,
   summarizeToken,
   withPlannedSettings,
@@ -78,7 +79,7 @@ export const coinActivationMachine = setup({
     /** Only the v2 platform-with-tokens forms re-activate a passive platform (docs/compatibility.md §10), never as a token. */
     reactivatesPlatform: ({ event }) => {
       const via = viaOf(event);
-      return via !== undefined && !isLegacyVia(via) && !(event.type === 'RESERVE' && event.asTokenOf !== undefined);
+      return via !== undefined && !isLegacyVia(via) && !isStandaloneVia(via) && !(event.type === 'RESERVE' && event.asTokenOf !== undefined);
     },
     holdsReservation: ({ context, event }) => event.type === 'RELEASE' && context.reservedBy === event.holder,
     keepsTokensAlive: ({ context, event }) =>

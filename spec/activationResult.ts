@@ -30,3 +30,21 @@ export const HdActivationResult = Type.Object({
 });
 export type HdActivationResult = Static<typeof HdActivationResult>;
 export const hdActivationResult = compile(HdActivationResult);
+
+/**
+ * `Ok` details of `task::enable_utxo::status` and `task::enable_qtum::status`: the reference's
+ * `UtxoStandardActivationResult` (mm2src/coins_activation/src/utxo_activation/
+ * utxo_standard_activation_result.rs), whose `wallet_balance` is a `CoinBalanceReport` tagged by
+ * `wallet_type` (mm2src/coins/coin_balance.rs): `Iguana` with the one address and its balance by
+ * ticker, or `HD` with the scanned accounts. Balances are always read (no `get_balances` here).
+ */
+export const StandaloneActivationResult = Type.Object({
+  ticker: Type.String(),
+  current_block: Type.Integer({ minimum: 0 }),
+  wallet_balance: Type.Union([
+    Type.Object({ wallet_type: Type.Literal('Iguana'), address: Type.String(), balance: BalanceMap }),
+    Type.Object({ wallet_type: Type.Literal('HD'), accounts: Type.Array(HdAccountInfo) }),
+  ]),
+});
+export type StandaloneActivationResult = Static<typeof StandaloneActivationResult>;
+export const standaloneActivationResult = compile(StandaloneActivationResult);

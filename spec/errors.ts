@@ -44,6 +44,9 @@ export const ErrorType = {
   UnsupportedPlatformCoin: 'UnsupportedPlatformCoin',
   // streaming enables (docs/compatibility.md §19)
   EnableError: 'EnableError',
+  // standalone-coin tasks (the reference's init_standalone_coin_error.rs)
+  CoinConfigIsNotFound: 'CoinConfigIsNotFound',
+  UnexpectedCoinProtocol: 'UnexpectedCoinProtocol',
   // `stream::balance::enable` and `stream::disable` (docs/compatibility.md §20; the reference's `BalanceStreamingRequestError`, `DisableStreamingRequestError`)
   CoinNotFound: 'CoinNotFound',
   CoinNotSupported: 'CoinNotSupported',
@@ -86,6 +89,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorType, number>> = {
   PlatformCoinIsNotActivated: 400,
   UnsupportedPlatformCoin: 500,
   EnableError: 400,
+  CoinConfigIsNotFound: 400,
+  UnexpectedCoinProtocol: 400,
   CoinNotFound: 404,
   CoinNotSupported: 501,
   DisableError: 400,

@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { compile } from './validate.ts';
 import { CoinSettings } from './coinSettings.ts';
 import { NftHolding } from './nft.ts';
+import { TaskKind } from './taskKind.ts';
 
 /**
  * Domain events: the audit trail of the service. Every state change of an activation actor is one
@@ -253,7 +254,7 @@ export const HdWindowScanned = event(
   }),
 );
 
-/** A task's progress as `task::enable_eth::status` reports it while it runs. */
+/** A task's progress as `task::<kind>::status` reports it while it runs. */
 export const TaskProgressed = event(
   'TaskProgressed',
   Type.Object({
@@ -272,6 +273,8 @@ export const TaskCreated = event(
     getBalances: Type.Boolean(),
     /** `client_id` of `init` (issue 15): its `/event-stream` connections hear the task; absent before it was kept. */
     clientId: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Which `task::<kind>` methods run the task (issue 23); absent before other kinds existed: `enable_eth`. */
+    kind: Type.Optional(Type.Union(Object.values(TaskKind).map((k) => Type.Literal(k)))),
   }),
 );
 /** The user answered the device's PIN request (the PIN itself is never recorded). */

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WIRE_NAME_TABLE, WireNames, acceptedNames, describeName, neutralName, wireName } from './wireNames.ts';
 import { renderTaskStatus } from './render/taskStatus.ts';
+import { TaskKind } from './taskKind.ts';
 
 describe('wire names: one table, both ways', () => {
   test('every reference name reads as its neutral name; neutral and unknown names pass unchanged', () => {
@@ -45,7 +46,7 @@ describe('wire names: one table, both ways', () => {
   });
 
   test('a task status renders its details in the chosen names; errors and Ok are the same in both', () => {
-    const task = (view: Parameters<typeof renderTaskStatus>[0]['view']) => ({ taskId: 1, getBalances: true, view });
+    const task = (view: Parameters<typeof renderTaskStatus>[0]['view']) => ({ taskId: 1, kind: TaskKind.EnableEth, getBalances: true, view });
     const waiting = task({ state: 'InProgress', details: 'WaitingForHardwareToConnect' });
     assert.deepEqual(renderTaskStatus(waiting), { status: 'InProgress', details: 'WaitingForHardwareToConnect' });
     assert.deepEqual(renderTaskStatus(waiting, WireNames.Reference), { status: 'InProgress', details: 'WaitingForTrezorToConnect' });

@@ -24,8 +24,11 @@ export interface NodeSpec {
   readonly gatewayProxy?: boolean;
 }
 
-/** The kinds of activation request; a family says which protocols it serves for each. */
-export const CommandKind = { Platform: 'platform', Electrum: 'electrum', Enable: 'enable' } as const;
+/**
+ * The kinds of activation request; a family says which protocols it serves for each. `standalone`:
+ * a coin on its own through a task (`task::enable_utxo`, `task::enable_qtum`).
+ */
+export const CommandKind = { Platform: 'platform', Electrum: 'electrum', Enable: 'enable', Standalone: 'standalone' } as const;
 export type CommandKind = (typeof CommandKind)[keyof typeof CommandKind];
 
 /** A platform-with-tokens activation as a domain command (from `enable_eth_with_tokens` or a task). */
@@ -131,8 +134,52 @@ export interface EnableActivationCommand {
   readonly addressFormat?: { readonly format: string; readonly network?: string };
 }
 
+/** Where a standalone UTXO coin reads its chain (the reference's `mode`): Electrum servers or its native daemon. */
+export type UtxoModeSpec =
+  | {
+      readonly rpc: 'Electrum';
+      readonly servers: readonly ElectrumServerSpec[];
+      readonly minConnected?: number;
+      readonly maxConnected?: number;
+    }
+  | { readonly rpc: 'Native' };
+
+/**
+ * A coins-file value the request repeats (the reference's client copies `pubtype`, `txfee`, … from
+ * its own coins config into every request). This service reads them from the coins file only, so
+ * the family accepts one only when it equals the value the coin already has.
+ */
+export interface RepeatedCoinField {
+  /** The request's field name, e.g. `dust_amount` (named in a refusal). */
+  readonly name: string;
+  readonly value: number;
+}
+
+/**
+ * A UTXO or QTUM coin activated on its own by a task (`task::enable_utxo`, `task::enable_qtum`:
+ * the reference's `UtxoActivationParams`).
+ */
+export interface StandaloneActivationCommand {
+  readonly kind: typeof CommandKind.Standalone;
+  readonly ticker: string;
+  readonly via: ActivationVia;
+  readonly mode: UtxoModeSpec;
+  readonly keyPolicy: KeyPolicy;
+  /** HD fields; with an Iguana or hardware key only what such a key already does passes. */
+  readonly hd?: HdRequest;
+  readonly requiredConfirmations?: number;
+  readonly requiresNotarization?: boolean;
+  readonly txHistory?: boolean;
+  readonly addressFormat?: { readonly format: string; readonly network?: string };
+  /** `utxo_merge_params`, when given (refused: see {@link UtxoMergeSpec}). */
+  readonly utxoMerge?: UtxoMergeSpec;
+  /** `max_connected` at the top of the params (the client repeats `rpc_data.max_connected` there). */
+  readonly repeatedMaxConnected?: number;
+  readonly repeatedCoinFields: readonly RepeatedCoinField[];
+}
+
 /** Every activation command a family may be asked to plan. */
-export type ActivationCommand = PlatformActivationCommand | ElectrumActivationCommand | EnableActivationCommand;
+export type ActivationCommand = PlatformActivationCommand | ElectrumActivationCommand | EnableActivationCommand | StandaloneActivationCommand;
 
 /** What a family needs to plan: the platform's entry (already found and parsed) and the coins file. */
 export interface PlanContext {

@@ -127,6 +127,8 @@ function commandOf(method: WalkMethod, params: Record<string, unknown>): Activat
       return toPlatformCommand(decoded(enableEthWithTokensParams, params), method);
     case WalkMethod.EnableEthTask:
       return toPlatformCommand(decoded(enableEthTaskInitParams, params), method);
+    default:
+      throw new Error(`the coins walk does not send ${method}`);
   }
 }
 

@@ -1,11 +1,14 @@
 import type { StoredEvent } from '../../spec/events.ts';
 import type { TaskView } from '../../spec/render/taskStatus.ts';
+import { taskKindOf, type TaskKind } from '../../spec/taskKind.ts';
 
 export type { TaskView };
 
 /** What a task keeps from its `TaskCreated`: everything but its current view. */
 export interface TaskHeader {
   readonly taskId: number;
+  /** Which `task::<kind>::*` methods answer for the task (its `Ok` result has that kind's shape). */
+  readonly kind: TaskKind;
   readonly ticker: string;
   readonly getBalances: boolean;
   /** The session that created the task. */
@@ -27,14 +30,18 @@ export const interruptedMessage = (sessionId: string): string =>
  * `TaskCreated` replaces the whole view, so only the header of `prev` is read.
  */
 export function nextTaskRecord(prev: TaskHeader | undefined, event: StoredEvent): TaskRecord | undefined {
-  if (event.type === 'TaskCreated') {
-    const { taskId, ticker, getBalances } = event.data;
-    return { taskId, ticker, getBalances, sessionId: event.metadata.sessionId, view: { state: 'InProgress', details: 'ActivatingCoin' } };
-  }
+  if (event.type === 'TaskCreated') return { ...taskHeaderOf(event), view: { state: 'InProgress', details: 'ActivatingCoin' } };
   const view = taskViewAfter(event);
   if (prev === undefined || view === undefined) return undefined;
-  const { taskId, ticker, getBalances, sessionId } = prev;
-  return { taskId, ticker, getBalances, sessionId, view };
+  const { taskId, kind, ticker, getBalances, sessionId } = prev;
+  // A KV value written before kinds were kept has none: it was an enable_eth task.
+  return { taskId, kind: taskKindOf(kind), ticker, getBalances, sessionId, view };
+}
+
+/** The header a `TaskCreated` gives its task. */
+export function taskHeaderOf(event: Extract<StoredEvent, { type: 'TaskCreated' }>): TaskHeader {
+  const { taskId, ticker, getBalances, kind } = event.data;
+  return { taskId, kind: taskKindOf(kind), ticker, getBalances, sessionId: event.metadata.sessionId };
 }
 
 /** The task id an event is about, if it is a task event. */

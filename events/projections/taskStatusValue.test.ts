@@ -69,3 +69,28 @@ test('Ok details carry the NFTs the activation recorded (nfts_infos keyed <token
     },
   });
 });
+
+test('a UTXO task (kind enable_utxo): the KV value says its kind, and its Ok details have the standalone shape the RPC answers', () => {
+  const s = new EventScript('n1');
+  const created = s.task(9, { type: 'TaskCreated', data: { taskId: 9, ticker: 'LTC', tokens: [], keyPolicy: 'ContextPrivKey', getBalances: true, kind: 'enable_utxo' } });
+  const summary = { ...activation('LTC', []), family: 'utxo', address: 'LTC-ADDRESS', balance: { spendable: '1.5', unspendable: '0.25' } };
+  const ok = s.task(9, { type: 'TaskSucceeded', data: { taskId: 9, activation: summary } });
+  const value = nextTaskStatus(nextTaskStatus(undefined, created, 'n1'), ok, 'n1');
+  const projection = new TaskStatusProjection();
+  projection.apply(created);
+  projection.apply(ok);
+  assert.equal(value?.kind, 'enable_utxo');
+  assert.equal(projection.get(9)?.kind, 'enable_utxo');
+  assert.deepEqual(value?.details, {
+    ticker: 'LTC',
+    current_block: summary.currentBlock,
+    wallet_balance: { wallet_type: 'Iguana', address: 'LTC-ADDRESS', balance: { LTC: { spendable: '1.5', unspendable: '0.25' } } },
+  });
+  assert.deepEqual({ status: value?.status, details: value?.details }, renderTaskStatus(projection.get(9)!));
+});
+
+test('a TaskCreated without a kind (written before kinds were kept) is an enable_eth task', () => {
+  const s = new EventScript('n1');
+  const created = s.task(3, { type: 'TaskCreated', data: { taskId: 3, ticker: 'ETH', tokens: [], keyPolicy: 'ContextPrivKey', getBalances: true } });
+  assert.equal(nextTaskStatus(undefined, created, 'n1')?.kind, 'enable_eth');
+});

@@ -1,13 +1,14 @@
 import type { StoredEvent } from '../../spec/events.ts';
 import { renderTaskStatus } from '../../spec/render/taskStatus.ts';
 import { nextTaskRecord, type TaskRecord } from './taskReducer.ts';
+import type { TaskKind } from '../../spec/taskKind.ts';
 
 /** `status` of a task in the KV: the wire statuses, plus the two a task ends invisible with. */
 export type TaskStatusName = 'InProgress' | 'UserActionRequired' | 'Ok' | 'Error' | 'Cancelled' | 'Forgotten';
 
 /**
  * Status of one task of one node: the value of KV key `<node_id>.task.<task_id>`. `status` and
- * `details` are exactly what `task::enable_eth::status` answers (its `result`); a cancelled or
+ * `details` are exactly what `task::<kind>::status` answers (its `result`); a cancelled or
  * forgotten task, which the RPC no longer answers, is `{status: 'Cancelled' | 'Forgotten'}`
  * without details. The other fields describe the task.
  */
@@ -16,6 +17,8 @@ export interface TaskStatusValue {
   readonly details?: unknown;
   readonly nodeId: string;
   readonly taskId: number;
+  /** The task's methods: `task::<kind>::*`. */
+  readonly kind: TaskKind;
   readonly ticker: string;
   readonly getBalances: boolean;
   /** The session that created the task. */
@@ -26,7 +29,7 @@ export interface TaskStatusValue {
   readonly updatedAt: string;
 }
 
-/** What `task::enable_eth::status` answers for `task` (`{status}` alone when it answers none). */
+/** What `task::<kind>::status` answers for `task` (`{status}` alone when it answers none). */
 export function taskWireStatus(task: TaskRecord): { status: TaskStatusName; details?: unknown } {
   const state = task.view.state;
   if (state === 'Cancelled' || state === 'Forgotten') return { status: state };
@@ -51,6 +54,7 @@ export function taskStatusValueOf(task: TaskRecord, nodeId: string, last: { read
   if ('details' in wire) value.details = wire.details;
   value.nodeId = nodeId;
   value.taskId = task.taskId;
+  value.kind = task.kind;
   value.ticker = task.ticker;
   value.getBalances = task.getBalances;
   value.sessionId = task.sessionId;

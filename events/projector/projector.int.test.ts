@@ -104,7 +104,7 @@ describe('projector (real nats-server)', () => {
       assert.equal((await coin('a', 'ETH'))?.state, 'activating');
       const taskKey = statusKey('a', 'task.0');
       assert.deepEqual((await readStatus(kv, taskKey))?.value, {
-        status: 'InProgress', details: 'ActivatingCoin', nodeId: 'a', taskId: 0, ticker: 'ETH', getBalances: true, sessionId: a.sessionId, lastSeq: 2, updatedAt: a.events[1]!.metadata.time,
+        status: 'InProgress', details: 'ActivatingCoin', nodeId: 'a', taskId: 0, kind: 'enable_eth', ticker: 'ETH', getBalances: true, sessionId: a.sessionId, lastSeq: 2, updatedAt: a.events[1]!.metadata.time,
       });
       await step(
         a.coin('ETH', { type: 'CoinActivated', data: activation('ETH', ['USDT-ERC20']) }),

@@ -1,6 +1,6 @@
 /**
  * A UTXO wallet's balance over Electrum (docs/compatibility.md §9): the tip, `get_balance` and
- * `listunspent` of every script that pays the wallet in one batch; then, only if some unspent
+ * `listunspent` (and for an HD scan `get_history`) of every script that pays the wallet in one batch; then, only if some unspent
  * output is younger than `mature_confirmations`, one more batch of `transaction.get` to tell
  * immature coinbase outputs (unspendable) from ordinary ones.
  */
@@ -29,31 +29,71 @@ export type ElectrumBatch = (calls: readonly ElectrumCall[]) => Promise<unknown[
  * which the pool treats as that server's failure.
  */
 export async function readElectrumBalance(batch: ElectrumBatch, wallet: UtxoWallet, matureConfirmations: number): Promise<UtxoBalanceRead> {
-  const hashes = wallet.scripts.map(electrumScripthash);
-  const answers = await batch(
-    [
-      { method: 'blockchain.headers.subscribe', params: [] },
-      ...hashes.map((h) => ({ method: 'blockchain.scripthash.get_balance', params: [h] })),
-      ...hashes.map((h) => ({ method: 'blockchain.scripthash.listunspent', params: [h] })),
-    ],
-  );
+  const { currentBlock, wallets } = await readWallets(batch, [wallet], matureConfirmations, false);
+  return { currentBlock, ...wallets[0]! };
+}
+
+/** One wallet of {@link readElectrumWallets}: its balance and how many transactions touched it. */
+export interface UtxoWalletRead {
+  readonly spendable: bigint;
+  readonly unspendable: bigint;
+  readonly txCount: number;
+}
+
+/**
+ * Reads several wallets (an HD scan window) in the same two round trips as one: each wallet's
+ * history (so a wallet that received and spent everything counts as used), balance and unspent
+ * outputs, then the coinbase check of the young outputs of all of them.
+ */
+export async function readElectrumWallets(
+  batch: ElectrumBatch,
+  wallets: readonly UtxoWallet[],
+  matureConfirmations: number,
+): Promise<{ currentBlock: number; wallets: UtxoWalletRead[] }> {
+  return readWallets(batch, wallets, matureConfirmations, true);
+}
+
+async function readWallets(
+  batch: ElectrumBatch,
+  wallets: readonly UtxoWallet[],
+  matureConfirmations: number,
+  withHistory: boolean,
+): Promise<{ currentBlock: number; wallets: UtxoWalletRead[] }> {
+  const hashes = wallets.map((w) => w.scripts.map(electrumScripthash));
+  const all = hashes.flat();
+  const perScript = ['blockchain.scripthash.get_balance', 'blockchain.scripthash.listunspent', ...(withHistory ? ['blockchain.scripthash.get_history'] : [])];
+  const answers = await batch([
+    { method: 'blockchain.headers.subscribe', params: [] },
+    ...perScript.flatMap((method) => all.map((h) => ({ method, params: [h] }))),
+  ]);
   const tip = integer((answers[0] as { height?: unknown } | null)?.height, 'headers.subscribe height');
-  let total = 0n;
-  for (const balance of answers.slice(1, 1 + hashes.length)) {
-    const { confirmed, unconfirmed } = (balance ?? {}) as { confirmed?: unknown; unconfirmed?: unknown };
-    total += bigInteger(confirmed, 'get_balance confirmed') + bigInteger(unconfirmed, 'get_balance unconfirmed');
-  }
-  const unspent = answers.slice(1 + hashes.length).flatMap((list) => (Array.isArray(list) ? list.map(toUnspent) : []));
+  const answersOf = (i: number) => answers.slice(1 + i * all.length, 1 + (i + 1) * all.length);
+  const [balances, unspents, histories] = [answersOf(0), answersOf(1), withHistory ? answersOf(2) : []];
+  // The scripts of wallet w are `all[first[w] .. first[w] + hashes[w].length)`.
+  const first = hashes.map((_, w) => hashes.slice(0, w).reduce((n, h) => n + h.length, 0));
+  const scriptsOf = <T>(list: readonly T[], w: number): T[] => list.slice(first[w], first[w]! + hashes[w]!.length);
+  const unspent = wallets.map((_, w) => scriptsOf(unspents, w).flatMap((list) => (Array.isArray(list) ? list.map(toUnspent) : [])));
   // Only a coinbase output can be immature; anything at least `mature` deep is spendable anyway.
-  const young = unspent.filter((u) => u.height > 0 && tip - u.height + 1 < matureConfirmations);
-  const txids = [...new Set(young.map((u) => u.tx_hash))];
-  let immature = 0n;
+  const isYoung = (u: Unspent) => u.height > 0 && tip - u.height + 1 < matureConfirmations;
+  const txids = [...new Set(unspent.flat().filter(isYoung).map((u) => u.tx_hash))];
+  let coinbase = new Set<string>();
   if (txids.length > 0) {
     const raws = await batch(txids.map((txid) => ({ method: 'blockchain.transaction.get', params: [txid] })));
-    const coinbase = new Set(txids.filter((_, i) => isCoinbaseTx(String(raws[i]))));
-    for (const u of young) if (coinbase.has(u.tx_hash)) immature += u.value;
+    coinbase = new Set(txids.filter((_, i) => isCoinbaseTx(String(raws[i]))));
   }
-  return { currentBlock: tip, spendable: total - immature, unspendable: immature };
+  return {
+    currentBlock: tip,
+    wallets: wallets.map((_, w) => {
+      let total = 0n;
+      for (const balance of scriptsOf(balances, w)) {
+        const { confirmed, unconfirmed } = (balance ?? {}) as { confirmed?: unknown; unconfirmed?: unknown };
+        total += bigInteger(confirmed, 'get_balance confirmed') + bigInteger(unconfirmed, 'get_balance unconfirmed');
+      }
+      const immature = unspent[w]!.filter((u) => isYoung(u) && coinbase.has(u.tx_hash)).reduce((sum, u) => sum + u.value, 0n);
+      const txCount = new Set(scriptsOf(histories, w).flatMap((list) => (Array.isArray(list) ? list.map((h) => (h as { tx_hash?: unknown }).tx_hash) : []))).size;
+      return { spendable: total - immature, unspendable: immature, txCount };
+    }),
+  };
 }
 
 function toUnspent(item: unknown): Unspent {

@@ -20,7 +20,12 @@ export interface ElectrumBackendOptions {
 
 /** The pool for `params.servers` and the read of the wallet (or of the QRC20 contract). */
 export function createElectrumBackend(ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, compressedKey: Uint8Array, options: ElectrumBackendOptions): UtxoBackend {
-  const pool = new ElectrumPool({
+  return electrumBackendOver(createElectrumPool(params, options), ticker, params, wallet, compressedKey);
+}
+
+/** The pool of `params.servers` (`min_connected`/`max_connected` as planned). */
+export function createElectrumPool(params: ElectrumPlanParams, options: ElectrumBackendOptions): ElectrumPool {
+  return new ElectrumPool({
     servers: params.servers,
     minConnected: params.minConnected,
     maxConnected: params.maxConnected,
@@ -30,18 +35,25 @@ export function createElectrumBackend(ticker: string, params: ElectrumPlanParams
     ...(options.pingIntervalMs === undefined ? {} : { pingIntervalMs: options.pingIntervalMs }),
     ...(options.clientName === undefined ? {} : { clientName: options.clientName }),
   });
+}
+
+/** The wallet's reads over `pool` (which the backend then owns: `close` closes it). */
+export function electrumBackendOver(pool: ElectrumPool, ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, compressedKey: Uint8Array): UtxoBackend {
   const read = reader(ticker, params, wallet, compressedKey);
   return {
-    async read(signal) {
-      try {
-        return await pool.use((connection) => read((calls) => connection.batch(calls, signal)), signal);
-      } catch (error) {
-        if (signal.aborted) throw signal.reason;
-        throw electrumError(ticker, error);
-      }
-    },
+    read: (signal) => usePool(pool, ticker, signal, read),
     close: () => pool.close(),
   };
+}
+
+/** One use of the pool: `read` with one server's batches; failures in the legacy wording. */
+export async function usePool<T>(pool: ElectrumPool, ticker: string, signal: AbortSignal, read: (batch: ElectrumBatch) => Promise<T>): Promise<T> {
+  try {
+    return await pool.use((connection) => read((calls) => connection.batch(calls, signal)), signal);
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw electrumError(ticker, error);
+  }
 }
 
 /** The wallet's scripts for a coin, the contract's `balanceOf` for a QRC20. */

@@ -71,13 +71,27 @@ export function utxoAddressRule(entry: CoinEntry, requested?: AddressFormatReque
       return {
         rule: {
           format: UtxoAddressFormat.Standard,
-          pubtype: entry.pubtype ?? (entry.coin === 'BTC' ? 0 : 60),
+          pubtype: COIN_PARAMS.pubtype(entry),
           taddr: entry.taddr ?? 0,
           checksum: base58ChecksumOf(entry.coin),
         },
       };
   }
 }
+
+/**
+ * The coin parameters a UTXO entry gives (or the reference's defaults for an entry without them,
+ * `utxo_conf_builder.rs`; `dust` is `UTXO_DUST_AMOUNT` in `utxo.rs`), by the name a request uses.
+ */
+export const COIN_PARAMS = {
+  pubtype: (e: CoinEntry): number => e.pubtype ?? (e.coin === 'BTC' ? 0 : 60),
+  p2shtype: (e: CoinEntry): number => e.p2shtype ?? (e.coin === 'BTC' ? 5 : 85),
+  wiftype: (e: CoinEntry): number => e.wiftype ?? (e.coin === 'BTC' ? 128 : 188),
+  txversion: (e: CoinEntry): number => e.txversion ?? 1,
+  overwintered: (e: CoinEntry): number => e.overwintered ?? 0,
+  txfee: (e: CoinEntry): number => e.txfee ?? 0,
+  dust_amount: (e: CoinEntry): number => e.dust ?? 1000,
+} as const satisfies Record<string, (e: CoinEntry) => number>;
 
 /** The wallet as the chain sees it: its address and every output script that pays it. */
 export interface UtxoWallet {

@@ -2,11 +2,16 @@ import { CommandKind, type ActivationCommand, type ChainFamily, type PlanContext
 import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { KeyProvider } from '../keys/index.ts';
-import { createElectrumBackend } from './electrumBackend.ts';
+import { createElectrumBackend, createElectrumPool, electrumBackendOver, usePool } from './electrumBackend.ts';
+import { readElectrumWallets } from './electrumAccountReader.ts';
+import { activateHdAccount } from '../../actors/hdActivation.ts';
+import { isHdKeyProvider, type HdKeyProvider, type PublicKey } from '../../actors/ports/keyProvider.ts';
+import type { ElectrumPlanParams } from './utxoPlan.ts';
+import type { UtxoWallet } from './utxoAddress.ts';
 import { createNativeBackend } from './nativeBackend.ts';
 import { utxoWallet } from './utxoAddress.ts';
 import type { UtxoBackend } from './utxoBackend.ts';
-import { planElectrum, planNative, type UtxoPlanParams } from './utxoPlan.ts';
+import { planElectrum, planNative, planStandalone, type UtxoPlanParams } from './utxoPlan.ts';
 
 export interface UtxoFamilyOptions {
   readonly keys: KeyProvider;
@@ -31,13 +36,58 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
     return createElectrumBackend(plan.ticker, params, utxoWallet(compressed, params.addressRule), compressed, options);
   }
 
+  /**
+   * An HD account over Electrum (`task::enable_utxo`/`enable_qtum` with `enable_hd`): the gap-limit
+   * scan of `actors/hdScan.ts`, each window one batch for every address in it, over one pool that
+   * the coin then keeps for the enabled address.
+   */
+  async function activateHdElectrum(plan: ActivationPlan, hd: NonNullable<ActivationPlan['hd']>, params: ElectrumPlanParams, keys: HdKeyProvider, signal: AbortSignal): Promise<ActivatedCoin> {
+    const pool = createElectrumPool(params, options);
+    const wallets = new Map<string, UtxoWallet>(); // by compressed public key (hex)
+    let enabledKey = '';
+    try {
+      const coin = await activateHdAccount(plan, hd, {
+        keys,
+        family: ChainFamilyId.Utxo,
+        entry: params.entry,
+        tokens: [],
+        decimals: params.decimals ?? 8,
+        addressOf: (publicKey) => {
+          const wallet = utxoWallet(publicKey.compressed, params.addressRule);
+          wallets.set(publicKey.compressedHex, wallet);
+          return { display: wallet.address, owner: publicKey.compressedHex };
+        },
+        read: (owners) =>
+          usePool(pool, plan.ticker, signal, async (batch) => {
+            const read = await readElectrumWallets(batch, owners.map((o) => wallets.get(o)!), params.matureConfirmations);
+            const addresses = read.wallets.map((w) => ({ txCount: BigInt(w.txCount), native: w.spendable, unspendable: w.unspendable, tokens: [] }));
+            return { currentBlock: read.currentBlock, decimals: [], addresses };
+          }),
+        connectionFor: (owner) => {
+          enabledKey = owner;
+          return electrumBackendOver(pool, plan.ticker, params, wallets.get(owner)!, Buffer.from(owner, 'hex'));
+        },
+      });
+      signal.throwIfAborted();
+      return { ...coin, pubkey: enabledKey, confirmations: confirmationsOf(params) };
+    } catch (error) {
+      pool.close();
+      throw error;
+    }
+  }
+
   return {
     id: ChainFamilyId.Utxo,
-    serves: { electrum: ['UTXO', 'QTUM', 'QRC20'], enable: ['UTXO', 'QTUM', 'QRC20'] },
+    serves: { electrum: ['UTXO', 'QTUM', 'QRC20'], enable: ['UTXO', 'QTUM', 'QRC20'], standalone: ['UTXO', 'QTUM'] },
 
     plan(command: ActivationCommand, context: PlanContext): ActivationPlan {
       if (command.kind === CommandKind.Platform) throw new Error('UTXO coins are not platforms of enable_eth_with_tokens');
-      const params = command.kind === CommandKind.Electrum ? planElectrum(command, context) : planNative(command, context);
+      const params =
+        command.kind === CommandKind.Electrum
+          ? planElectrum(command, context)
+          : command.kind === CommandKind.Standalone
+            ? planStandalone(command, context)
+            : planNative(command, context);
       const qrc20 = params.qrc20;
       // A QRC20's swap contracts, as validated (kept in its settings and ActivationRequested).
       const swapContracts =
@@ -50,28 +100,31 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
 
     async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
       const params = plan.params as UtxoPlanParams;
-      const publicKey = await options.keys.publicKey(params.entry, params.addressPath);
+      const keys = options.keys;
+      if (plan.hd !== undefined && isHdKeyProvider(keys)) {
+        // The planner lets an HD scan through with Electrum servers only (a daemon knows only imported addresses).
+        if (params.mode !== 'electrum') throw new Error('an HD scan of a UTXO coin needs Electrum servers');
+        return activateHdElectrum(plan, plan.hd, params, keys, signal);
+      }
+      // A hardware key: the public key the device gave (plan.key); else the key provider's.
+      const publicKey = plan.key === undefined ? await keys.publicKey(params.entry, params.addressPath) : devicePublicKey(plan.key.uncompressedHex);
       signal.throwIfAborted();
       const wallet = utxoWallet(publicKey.compressed, params.addressRule);
       const backend = await backendFor(plan, params, publicKey.compressed, wallet.address);
       try {
         const read = await backend.read(signal);
-        const qrc20 = params.qrc20 !== undefined;
         return {
           ticker: plan.ticker,
           family: ChainFamilyId.Utxo,
           address: wallet.address,
           pubkey: publicKey.compressedHex,
-          derivationMethod: options.keys.derivationMethod,
+          derivationMethod: plan.key === undefined ? options.keys.derivationMethod : 'HDWallet',
+          ...(plan.key === undefined ? {} : { derivationPath: plan.key.derivationPath }),
           currentBlock: read.currentBlock,
           decimals: read.decimals,
           balance: read.balance,
           tokens: [],
-          confirmations: {
-            required: params.requiredConfirmations,
-            requiresNotarization: params.requiresNotarization,
-            ...(qrc20 ? {} : { mature: params.matureConfirmations }),
-          },
+          confirmations: confirmationsOf(params),
           connection: backend,
         };
       } catch (error) {
@@ -88,4 +141,22 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
       (coin.connection as UtxoBackend).close();
     },
   };
+}
+
+/** What a UTXO coin reports of its confirmations (legacy results, spec 4.6); a QRC20 has no coinbase maturity. */
+function confirmationsOf(params: UtxoPlanParams): NonNullable<ActivatedCoin['confirmations']> {
+  return {
+    required: params.requiredConfirmations,
+    requiresNotarization: params.requiresNotarization,
+    ...(params.qrc20 === undefined ? { mature: params.matureConfirmations } : {}),
+  };
+}
+
+/** The public key a device gave (uncompressed `04`‖x‖y hex), in every form a UTXO wallet uses. */
+function devicePublicKey(uncompressedHex: string): PublicKey {
+  const hex = uncompressedHex.startsWith('04') ? uncompressedHex.slice(2) : uncompressedHex;
+  const x = hex.slice(0, 64);
+  const yOdd = (Number.parseInt(hex.slice(-1), 16) & 1) === 1;
+  const compressedHex = `${yOdd ? '03' : '02'}${x}`.toLowerCase();
+  return { compressed: Uint8Array.from(Buffer.from(compressedHex, 'hex')), compressedHex, uncompressedHex: `04${hex}`.toLowerCase() };
 }

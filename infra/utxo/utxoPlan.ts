@@ -5,7 +5,14 @@
  * the number of servers), the address format, for QRC20 its contract. Native `enable`: the address
  * format, for QRC20 its contract, and where the daemon's config file is.
  */
-import type { ElectrumActivationCommand, ElectrumServerSpec, EnableActivationCommand, PlanContext } from '../../actors/ports/chainFamily.ts';
+import {
+  CommandKind,
+  type ElectrumActivationCommand,
+  type ElectrumServerSpec,
+  type EnableActivationCommand,
+  type PlanContext,
+  type StandaloneActivationCommand,
+} from '../../actors/ports/chainFamily.ts';
 import type { CoinEntry } from '../../spec/coins.ts';
 import { invalidRequest } from '../../spec/errors.ts';
 import { parseHostPort } from '../electrum/electrumChannel.ts';
@@ -14,7 +21,7 @@ import { requiredConfirmations, requiresNotarization } from '../../actors/coinSe
 import type { AddressPath } from '../../actors/ports/keyProvider.ts';
 import { daemonConfPath, type DaemonConfPath } from './daemonConf.ts';
 import { planQrc20SwapContracts, planQrc20Token, qrc20DaemonEntry, type Qrc20PlanParams } from './qrc20Plan.ts';
-import { utxoAddressRule, type UtxoAddressRule } from './utxoAddress.ts';
+import { COIN_PARAMS, utxoAddressRule, type UtxoAddressRule } from './utxoAddress.ts';
 
 /** What every UTXO plan carries. */
 interface UtxoPlanBase {
@@ -93,6 +100,60 @@ export function planNative(command: EnableActivationCommand, { platform: entry, 
   const conf = daemonConfPath(daemonEntry);
   if ('problem' in conf) throw invalidRequest(conf.problem);
   return { ...base, mode: 'native', confPath: conf, daemonEntry, ...(qrc20 === undefined ? {} : { qrc20, decimals: entry.decimals }) };
+}
+
+/**
+ * A coin on its own through `task::enable_utxo` / `task::enable_qtum` (the reference's
+ * `UtxoActivationParams`): the coins-file values the request repeats must be the coin's, then the
+ * checks of legacy `electrum` (`mode.rpc` Electrum, its `rpc_data`) or of native `enable`
+ * (`mode.rpc` Native). The top-level `max_connected` the reference's client repeats must be the
+ * one `rpc_data` decides (given, or its default); a native daemon takes none.
+ */
+export function planStandalone(command: StandaloneActivationCommand, context: PlanContext): UtxoPlanParams {
+  requireRepeatedCoinFields(command, context.platform);
+  const { ticker, via, mode, repeatedMaxConnected } = command;
+  const shared = {
+    ticker,
+    via,
+    ...(command.requiredConfirmations === undefined ? {} : { requiredConfirmations: command.requiredConfirmations }),
+    ...(command.requiresNotarization === undefined ? {} : { requiresNotarization: command.requiresNotarization }),
+    ...(command.addressFormat === undefined ? {} : { addressFormat: command.addressFormat }),
+  };
+  if (mode.rpc === 'Native') {
+    if (repeatedMaxConnected !== undefined) {
+      throw invalidRequest('params.activation_params.max_connected: a native daemon (mode.rpc Native) has no electrum servers to keep connected; leave max_connected out');
+    }
+    return planNative({ kind: CommandKind.Enable, urls: undefined, ...shared }, context);
+  }
+  const connections = {
+    ...(mode.minConnected === undefined ? {} : { minConnected: mode.minConnected }),
+    ...(mode.maxConnected === undefined ? {} : { maxConnected: mode.maxConnected }),
+  };
+  const params = planElectrum({ kind: CommandKind.Electrum, servers: mode.servers, ...connections, ...shared }, context);
+  if (repeatedMaxConnected !== undefined && repeatedMaxConnected !== params.maxConnected) {
+    const decided = mode.maxConnected === undefined ? `${params.maxConnected}, its default: every server given` : `${params.maxConnected}`;
+    throw invalidRequest(
+      `params.activation_params.max_connected (${repeatedMaxConnected}) differs from mode.rpc_data.max_connected (${decided}): the servers kept connected are rpc_data's; send the same value or leave it out`,
+    );
+  }
+  return params;
+}
+
+/**
+ * Each repeated coins-file value must be the coin's: addresses, keys and fees come from the coins
+ * file (as in the reference, which ignores these request fields), so a different value would be
+ * accepted and not done.
+ */
+function requireRepeatedCoinFields(command: StandaloneActivationCommand, entry: CoinEntry): void {
+  for (const { name, value } of command.repeatedCoinFields) {
+    const own = COIN_PARAMS[name as keyof typeof COIN_PARAMS]?.(entry);
+    if (own === undefined) throw invalidRequest(`params.activation_params.${name}: not a coin parameter this service knows`);
+    if (value !== own) {
+      throw invalidRequest(
+        `params.activation_params.${name}: ${value} differs from ${command.ticker}'s ${own} (its coins file entry or the default); this service takes ${name} from the coins file only, so send ${own} or leave it out`,
+      );
+    }
+  }
 }
 
 /** The address rule (the request may override the entry's format) and the confirmations. */

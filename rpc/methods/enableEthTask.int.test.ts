@@ -368,7 +368,7 @@ describe('task::enable_eth with a software key on a real devnet', () => {
         'TaskForgotten',
       ]);
       const [created] = await taskEvents(s, ok);
-      assert.deepEqual(created?.data, { taskId: ok, ticker: 'ETH', tokens: ['USDT-ERC20'], keyPolicy: 'ContextPrivKey', getBalances: true, clientId: 0 });
+      assert.deepEqual(created?.data, { taskId: ok, ticker: 'ETH', tokens: ['USDT-ERC20'], keyPolicy: 'ContextPrivKey', getBalances: true, clientId: 0, kind: 'enable_eth' });
 
       const failed = await startTask(s, enableEthParams(s, [], { ticker: 'NOPE' }));
       await untilFinished(s, failed);

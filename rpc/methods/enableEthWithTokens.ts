@@ -126,8 +126,13 @@ export function toAddressPathRequest(path: Static<typeof AddressPath>): AddressP
   };
 }
 
-/** The HD fields of the request in domain form. */
-function toHdRequest(params: EnableEthWithTokensParams): HdRequest {
+/** The HD fields of a request in domain form (the same fields in every method that takes them). */
+export function toHdRequest(params: {
+  readonly path_to_address?: Static<typeof AddressPath>;
+  readonly gap_limit?: number;
+  readonly scan_policy?: HdRequest['scanPolicy'];
+  readonly min_addresses_number?: number;
+}): HdRequest {
   const path = params.path_to_address;
   return {
     ...(path === undefined ? {} : { pathToAddress: toAddressPathRequest(path) }),

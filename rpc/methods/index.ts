@@ -1,8 +1,9 @@
 import type { ActivationService } from '../../actors/activationService.ts';
-import type { EnableEthTasks } from '../../actors/enableEthTasks.ts';
+import type { ActivationTasks } from '../../actors/activationTasks.ts';
 import type { CoinSettingsService } from '../../actors/coinSettingsService.ts';
 import { coinSettingsMethods } from './coinSettings.ts';
 import { enableEthTaskMethods } from './enableEthTask.ts';
+import { enableUtxoTaskMethods } from './enableUtxoTask.ts';
 import type { MethodTable } from '../methods.ts';
 import { WireNames } from '../../spec/wireNames.ts';
 import { disableCoinMethod, getEnabledCoinsLegacyMethod, getEnabledCoinsV2Method, myBalanceMethod } from './coinMethods.ts';
@@ -19,7 +20,7 @@ import { balanceStreamingMethods, type BalanceStreams } from './balanceStreaming
  */
 export function buildMethodTables(
   service: ActivationService,
-  tasks: EnableEthTasks,
+  tasks: ActivationTasks,
   settings: CoinSettingsService,
   node: { readonly info: NodeInfo; readonly streams: ShutdownSignalStreams & BalanceStreams },
   wireNames: WireNames = WireNames.Neutral,
@@ -27,6 +28,7 @@ export function buildMethodTables(
   return {
     methods: {
       ...enableEthTaskMethods(tasks, service, wireNames),
+      ...enableUtxoTaskMethods(tasks, service, wireNames),
       enable_eth_with_tokens: enableEthWithTokensMethod(service),
       enable_erc20: enableErc20Method(service),
       get_enabled_coins: getEnabledCoinsV2Method(service),

@@ -5,7 +5,7 @@
  * serves both live events and a replay from the log.
  */
 import type { StoredEvent } from '../../spec/events.ts';
-import type { TaskHeader } from '../../events/projections/taskReducer.ts';
+import { taskHeaderOf, type TaskHeader } from '../../events/projections/taskReducer.ts';
 
 export interface TaskEntry {
   readonly header: TaskHeader;
@@ -24,9 +24,9 @@ export class TaskDirectory {
     if (event.metadata.seq <= this.#position) return;
     this.#position = event.metadata.seq;
     if (event.type !== 'TaskCreated') return;
-    const { taskId, ticker, getBalances, tokens, clientId } = event.data;
+    const { taskId, ticker, tokens, clientId } = event.data;
     this.#tasks.set(taskId, {
-      header: { taskId, ticker, getBalances, sessionId: event.metadata.sessionId },
+      header: taskHeaderOf(event),
       clientId: clientId ?? 0,
       coins: new Set([ticker, ...tokens]),
     });

@@ -1,5 +1,5 @@
 import type { EnableEthWithTokensResult } from '../enableEthWithTokens.ts';
-import type { HdActivationResult } from '../activationResult.ts';
+import type { HdActivationResult, StandaloneActivationResult } from '../activationResult.ts';
 import type { ActivationSummary } from '../events.ts';
 import { renderNftsInfos } from './nftsInfos.ts';
 
@@ -74,4 +74,17 @@ function renderHdListing(a: ActivationSummary, hd: NonNullable<ActivationSummary
     },
     nfts_infos: renderNftsInfos(a.nfts),
   };
+}
+
+/**
+ * A coin activated on its own by a task (`task::enable_utxo`, `task::enable_qtum`): the reference's
+ * `UtxoStandardActivationResult`, keys in its order. An Iguana key shows its one address; HD and
+ * hardware keys the account, as `task::enable_eth` shows it.
+ */
+export function renderStandaloneResult(a: ActivationSummary): StandaloneActivationResult {
+  const walletBalance =
+    a.derivationMethod === 'HDWallet'
+      ? renderHdResult(a, true).wallet_balance
+      : { wallet_type: 'Iguana' as const, address: a.address, balance: { [a.ticker]: a.balance ?? ZERO } };
+  return { ticker: a.ticker, current_block: a.currentBlock, wallet_balance: walletBalance };
 }

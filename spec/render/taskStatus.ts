@@ -1,14 +1,15 @@
 /**
- * The wire form of a task's status (`task::enable_eth::status`, spec 4.2): the RPC answers it and the
+ * The wire form of a task's status (`task::<kind>::status`, spec 4.2): the RPC answers it and the
  * event side writes the same value to the status KV, so both render it here.
  */
 import { ActivationError, type ErrorType } from '../errors.ts';
 import type { ErrorInfo, EventOf } from '../events.ts';
-import { renderActivationResult } from './activationResult.ts';
+import { renderActivationResult, renderStandaloneResult } from './activationResult.ts';
+import { TaskKind } from '../taskKind.ts';
 import { errorOrigin, renderV2Error } from './envelope.ts';
 import { WireNames, wireName } from '../wireNames.ts';
 
-/** A task as `task::enable_eth::status` answers it, rebuilt from events alone. */
+/** A task as `task::<kind>::status` answers it, rebuilt from events alone. */
 export type TaskView =
   | { readonly state: 'InProgress' | 'UserActionRequired'; readonly details: string }
   | { readonly state: 'Ok'; readonly result: EventOf<'TaskSucceeded'>['data']['activation'] }
@@ -16,11 +17,12 @@ export type TaskView =
   | { readonly state: 'Cancelled' | 'Forgotten' };
 
 /**
- * A task's status as the wire shows it (spec 4.2, docs/compatibility.md §8), its `details` string
- * in the neutral or the reference's names (docs/compatibility.md §17).
+ * A task's status as the wire shows it (spec 4.2, docs/compatibility.md §8): the same for every
+ * kind but the `Ok` details, which have the shape of the kind's result; its `details` string in
+ * the neutral or the reference's names (docs/compatibility.md §17).
  */
 export function renderTaskStatus(
-  task: { readonly taskId: number; readonly getBalances: boolean; readonly view: TaskView },
+  task: { readonly taskId: number; readonly kind: TaskKind; readonly getBalances: boolean; readonly view: TaskView },
   names: WireNames = WireNames.Neutral,
 ): unknown {
   const view = task.view;
@@ -29,7 +31,10 @@ export function renderTaskStatus(
     case 'UserActionRequired':
       return { status: view.state, details: wireName('taskDetails', view.details, names) };
     case 'Ok':
-      return { status: 'Ok', details: renderActivationResult(view.result, task.getBalances) };
+      return {
+        status: 'Ok',
+        details: task.kind === TaskKind.EnableEth ? renderActivationResult(view.result, task.getBalances) : renderStandaloneResult(view.result),
+      };
     case 'Error': {
       const error = new ActivationError(view.error.errorType as ErrorType, view.error.message, view.error.data);
       const { mmrpc: _m, id: _i, ...details } = renderV2Error(error, null, errorOrigin('task', view.error.errorType));

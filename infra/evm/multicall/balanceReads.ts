@@ -45,25 +45,21 @@ export async function readBalances(provider: JsonRpcProvider, query: BalanceQuer
   const path = route?.paths.known(route.url, route.address);
   let outcomes: Outcomes = [];
   if (reads.length > 0 && path !== ReadPath.Plain) {
-    const deployless = { decimalsOf: query.decimalsOf.map(contractOf), owners: query.owners, tokens: query.tokens.map(contractOf) };
-    outcomes =
-      path === ReadPath.Multicall
-        ? await multicallOutcomes(provider, route!, reads, deployless, sameTrip)
-        : await deploylessOutcomes(provider, route, deployless, reads.length, sameTrip);
+    outcomes = path === ReadPath.Multicall ? await multicallOutcomes(provider, route!, reads, sameTrip) : await deploylessOutcomes(provider, route, reads, sameTrip);
   }
   const values = reads.map((read, index) => valueOf(provider, read, outcomes[index]));
   await settleRoundTrip([...sameTrip, ...rankOrder(query).map((index) => values[index])]);
   return shape(query, await Promise.all(values));
 }
 
-/** The reads of `query`, in the deployless contract's order: decimals, then per owner its native balance and every token. */
+/** The reads of `query`, in order: decimals, then per owner its native balance and every token. */
 function flatReads(query: BalanceQuery): BalanceRead[] {
   const reads: BalanceRead[] = query.decimalsOf.map((token) => ({ kind: 'token', token, fn: 'decimals', data: DECIMALS_CALL }));
   for (const address of query.owners) {
     reads.push({ kind: 'native', address });
     // The balanceOf call data is the same for every token: encode it once per owner.
     const data = `${BALANCE_OF}${address.slice(2).toLowerCase().padStart(64, '0')}`;
-    for (const token of query.tokens) reads.push({ kind: 'token', token, fn: 'balanceOf', data });
+    for (const token of query.tokens) reads.push({ kind: 'token', token, fn: 'balanceOf', data, owner: address });
   }
   return reads;
 }
@@ -93,8 +89,6 @@ function shape(query: BalanceQuery, values: readonly bigint[]): BalanceValues {
   const owners = query.owners.map((_, owner) => values.slice(decimals.length + owner * perOwner, decimals.length + (owner + 1) * perOwner));
   return { decimals, native: owners.map((row) => row[0]!), balances: owners.map((row) => row.slice(1)) };
 }
-
-const contractOf = (token: PlannedToken) => token.contractAddress;
 
 /** A chunk's outcome for `read`; without one (a plain path, or a chunk no node could run) the read is its own call. */
 function valueOf(provider: JsonRpcProvider, read: BalanceRead, outcome: MulticallOutcome | undefined): Promise<bigint> {

@@ -4,21 +4,22 @@
  */
 import type { JsonRpcProvider } from 'ethers';
 import { settleRoundTrip } from '../../failover/tokenReadError.ts';
-import { asNodeError, isNodeFailure, type TokenFunction } from '../evmCalls.ts';
+import { asNodeError, isNodeFailure } from '../evmCalls.ts';
 import { aggregate3Call, chunked, decodeAggregate3, getEthBalanceCall, type MulticallOutcome } from '../../multicall/aggregate3.ts';
-import { DEPLOYLESS_CHUNK_READS, deploylessCall, isMulticallAnswer, type DeploylessQuery } from './deployless.ts';
+import { DEPLOYLESS_CHUNK_READS, deploylessCall, isMulticallAnswer, type DeploylessRead } from './deployless.ts';
 import { ReadPath, type MulticallRoute } from './multicallSupport.ts';
 import type { PlannedToken } from '../../../actors/platformPlan.ts';
 
-/** One value to read: an address's native balance, or a token function (its call data encoded). */
+/** One value to read: an address's native balance, or a token function (its call data encoded; `balanceOf` names its owner). */
 export type BalanceRead =
   | { readonly kind: 'native'; readonly address: string }
-  | { readonly kind: 'token'; readonly token: PlannedToken; readonly fn: TokenFunction; readonly data: string };
+  | { readonly kind: 'token'; readonly token: PlannedToken; readonly fn: 'decimals'; readonly data: string }
+  | { readonly kind: 'token'; readonly token: PlannedToken; readonly fn: 'balanceOf'; readonly data: string; readonly owner: string };
 
 /** One outcome per read, in the reads' order; `undefined` where the read is to be made on its own. */
 export type Outcomes = (MulticallOutcome | undefined)[];
 
-/** Reads `skip` to `skip + count` of a deployless query. */
+/** Reads `skip` to `skip + count` of a deployless call's results (the probe's first, when there is one). */
 interface Piece {
   readonly skip: number;
   readonly count: number;
@@ -40,19 +41,20 @@ type PieceAnswer = { readonly outcomes: MulticallOutcome[] } | 'too-big' | 'refu
 export async function deploylessOutcomes(
   provider: JsonRpcProvider,
   route: MulticallRoute | undefined,
-  query: DeploylessQuery,
-  reads: number,
+  balanceReads: readonly BalanceRead[],
   sameTrip: readonly Promise<unknown>[],
 ): Promise<Outcomes> {
   const probing = route !== undefined && route.paths.known(route.url, route.address) === undefined;
-  const call: DeploylessQuery = probing ? { ...query, probe: route.address } : query;
+  const reads = balanceReads.map(toDeployless);
   const offset = probing ? 1 : 0; // the probe's result comes before the reads'
-  const results: Outcomes = new Array(reads + offset);
-  let pieces = split({ skip: 0, count: reads + offset }, DEPLOYLESS_CHUNK_READS);
+  const results: Outcomes = new Array(reads.length + offset);
+  /** The call for results `skip` to `skip + count`: the probe's only in the piece that starts at 0. */
+  const call = ({ skip, count }: Piece) => deploylessCall(reads.slice(Math.max(0, skip - offset), skip + count - offset), probing && skip === 0 ? route.address : undefined);
+  let pieces = split({ skip: 0, count: reads.length + offset }, DEPLOYLESS_CHUNK_READS);
   let trip = sameTrip;
   let refused = false;
   while (pieces.length > 0 && !refused) {
-    const answers = pieces.map((piece) => deploylessPiece(provider, call, piece));
+    const answers = pieces.map((piece) => deploylessPiece(provider, call(piece), piece.count));
     await settleRoundTrip([...trip, ...answers]);
     trip = [];
     const next: Piece[] = [];
@@ -63,7 +65,9 @@ export async function deploylessOutcomes(
       else {
         const made = answer.outcomes.length;
         answer.outcomes.forEach((outcome, at) => (results[skip + at] = outcome));
-        if (made > 0 && made < count) next.push(...split({ skip: skip + made, count: count - made }, made));
+        // The probe is no measure of what the node's gas cap allows: only the reads made are.
+        const readsMade = made - (probing && skip === 0 && made > 0 ? 1 : 0);
+        if (readsMade > 0 && made < count) next.push(...split({ skip: skip + made, count: count - made }, readsMade));
       }
     }
     pieces = next;
@@ -83,16 +87,22 @@ function split({ skip, count }: Piece, size: number): Piece[] {
   return pieces;
 }
 
-/** One deployless call. */
-async function deploylessPiece(provider: JsonRpcProvider, query: DeploylessQuery, piece: Piece): Promise<PieceAnswer> {
+/** The contract's form of a read. */
+function toDeployless(read: BalanceRead): DeploylessRead {
+  if (read.kind === 'native') return read;
+  return read.fn === 'decimals' ? { kind: 'decimals', token: read.token.contractAddress } : { kind: 'balanceOf', token: read.token.contractAddress, owner: read.owner };
+}
+
+/** One deployless call of `count` results. */
+async function deploylessPiece(provider: JsonRpcProvider, data: string, count: number): Promise<PieceAnswer> {
   let raw: unknown;
   try {
-    raw = await provider.send('eth_call', [{ data: deploylessCall(query, piece.skip, piece.count) }, 'latest']);
+    raw = await provider.send('eth_call', [{ data }, 'latest']);
   } catch (error) {
     if (isNodeFailure(error)) throw asNodeError(error, 'eth_call');
     return isTooBig(error) ? 'too-big' : 'refused';
   }
-  const outcomes = decodeAggregate3(raw, piece.count, true);
+  const outcomes = decodeAggregate3(raw, count, true);
   return outcomes === undefined ? 'refused' : { outcomes };
 }
 
@@ -111,7 +121,6 @@ export async function multicallOutcomes(
   provider: JsonRpcProvider,
   route: MulticallRoute,
   reads: readonly BalanceRead[],
-  query: DeploylessQuery,
   sameTrip: readonly Promise<unknown>[],
 ): Promise<Outcomes> {
   const answers = chunked(reads).map((chunk) => aggregate(provider, route.address, chunk));
@@ -119,7 +128,7 @@ export async function multicallOutcomes(
   const outcomes = await Promise.all(answers);
   if (outcomes.every((chunk) => chunk !== undefined)) return outcomes.flat();
   route.paths.remember(route.url, route.address, ReadPath.Deployless);
-  return deploylessOutcomes(provider, route, query, reads.length, []);
+  return deploylessOutcomes(provider, route, reads, []);
 }
 
 /** One `aggregate3` chunk; `undefined` when the contract refuses it (a revert, the node's gas cap) or answers something else. */

@@ -6,63 +6,84 @@
  */
 import { DEPLOYLESS_BALANCES_CODE } from './deploylessCode.ts';
 
-/** What one deployless call reads, in this order: see {@link deploylessReadCount}. */
-export interface DeploylessQuery {
-  /** A Multicall3 address to check (`aggregate3([])` answered?) as the first read. */
-  readonly probe?: string;
-  /** Token contracts whose `decimals()` is read first. */
-  readonly decimalsOf: readonly string[];
-  /** Accounts whose native balance, then `balanceOf` of every token in `tokens`, is read. */
-  readonly owners: readonly string[];
-  readonly tokens: readonly string[];
-}
+/** What the contract reads: an address's native balance, a token's `decimals()`, or a token's `balanceOf(owner)`. */
+export type DeploylessRead =
+  | { readonly kind: 'native'; readonly address: string }
+  | { readonly kind: 'decimals'; readonly token: string }
+  | { readonly kind: 'balanceOf'; readonly token: string; readonly owner: string };
+
+/** The kinds as the contract numbers them (the top byte of a read's word). */
+const KIND = { native: 0, decimals: 1, balanceOf: 2 } as const;
 
 /**
  * Most reads asked of one deployless call. What a constructor returns is the code of the contract
  * it creates, so nodes hold it to the 24,576-byte code size limit (EIP-170); a result takes at most
  * 160 bytes (the contract keeps 32 bytes of what a call returns), so 150 results (24,064 bytes with
- * the array's head) fit. Gas: a node charges 200 per returned byte (32,000 a result) on top of the
- * read (~5–30k), so a full chunk needs ~6–9M, below the `eth_call` gas caps nodes set (geth's and
- * erigon's default is 50M); with a lower cap the contract stops before its gas runs out and
- * returns what it read, and the rest is asked for in the next call. ETH + 50 tokens is one call;
- * an HD window of 20 addresses with 10 tokens (220 reads) two.
+ * the array's head) fit, the probe's included. Gas: a node charges 200 per returned byte (32,000 a
+ * result) on top of the read (~5–30k), so a full chunk needs ~6–9M, below the `eth_call` gas caps
+ * nodes set (geth's and erigon's default is 50M; a transaction's limit since Osaka, 2^24); with a
+ * lower cap the contract stops before its gas runs out and returns what it read, and the rest is
+ * asked for in the next call. ETH + 50 tokens is one call; an HD window of 20 addresses with 10
+ * tokens (221 reads with the probe) two.
  */
 export const DEPLOYLESS_CHUNK_READS = 150;
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
-/** An address as one ABI word (hex, no `0x`). */
-function addressWord(address: string): string {
+/** An address as 40 hex digits (no `0x`). */
+function hex40(address: string): string {
   if (!ADDRESS.test(address)) throw new TypeError(`not an address: ${JSON.stringify(address).slice(0, 60)}`);
-  return address.slice(2).toLowerCase().padStart(64, '0');
+  return address.slice(2).toLowerCase();
 }
 
-/** Reads the query makes: the probe, its decimals, then per owner its native balance and every token. */
-export function deploylessReadCount(query: DeploylessQuery): number {
-  return (query.probe === undefined ? 0 : 1) + query.decimalsOf.length + query.owners.length * (query.tokens.length + 1);
-}
+/** A non-negative integer as one 32-byte ABI word (hex, no `0x`). */
+const word = (value: number) => value.toString(16).padStart(64, '0');
 
 /** Whether the probe's result says a working Multicall3 answered: its answer starts with the array's offset, 0x20. */
 export function isMulticallAnswer(outcome: { readonly success: boolean; readonly returnData: string }): boolean {
   return outcome.success && outcome.returnData === `0x${word(32)}`;
 }
 
-/** A non-negative integer as one 32-byte ABI word (hex, no `0x`). */
-const word = (value: number) => value.toString(16).padStart(64, '0');
+/**
+ * The `data` of the call: creation code, then `abi.encode(probe, owners, reads)` (an address, an
+ * `address[]` of the owners `balanceOf` reads name, a `uint256[]` of reads), encoded by hand and
+ * checked against ethers' coder in the tests. With `probe`, the first result is its check.
+ */
+export function deploylessCall(reads: readonly DeploylessRead[], probe?: string): string {
+  const owners: string[] = [];
+  const ownerAt = new Map<string, number>();
+  const words = reads.map((read) => {
+    if (read.kind === 'native') return `${KIND.native.toString(16).padStart(2, '0')}${'0'.repeat(22)}${hex40(read.address)}`;
+    if (read.kind === 'decimals') return `${KIND.decimals.toString(16).padStart(2, '0')}${'0'.repeat(22)}${hex40(read.token)}`;
+    const owner = hex40(read.owner);
+    let index = ownerAt.get(owner);
+    if (index === undefined) ownerAt.set(owner, (index = owners.push(owner) - 1));
+    if (index > 0xffff) throw new RangeError('more than 65,536 owners in one call');
+    return `${KIND.balanceOf.toString(16).padStart(2, '0')}${'0'.repeat(18)}${index.toString(16).padStart(4, '0')}${hex40(read.token)}`;
+  });
+  const ownersArray = `${word(owners.length)}${owners.map((o) => o.padStart(64, '0')).join('')}`;
+  const readsArray = `${word(words.length)}${words.join('')}`;
+  const head = `${probe === undefined ? word(0) : hex40(probe).padStart(64, '0')}${word(32 * 3)}${word(32 * 3 + ownersArray.length / 2)}`;
+  return `${DEPLOYLESS_BALANCES_CODE}${head}${ownersArray}${readsArray}`;
+}
 
 /**
- * The `data` of the call: creation code, then `abi.encode(probe, decimalsOf, owners, tokens, skip,
- * count)`, encoded by hand (an address, three dynamic `address[]` and two `uint256`; checked
- * against ethers' coder in the tests). Only reads `skip` to `skip + count` are made.
+ * The calls that read `reads` in one round: chunks of {@link DEPLOYLESS_CHUNK_READS} results, the
+ * probe's (when given) the first of the first chunk; each with the number of results it answers.
  */
-export function deploylessCall(query: DeploylessQuery, skip: number, count: number): string {
-  const arrays = [query.decimalsOf, query.owners, query.tokens].map((addresses) => `${word(addresses.length)}${addresses.map(addressWord).join('')}`);
-  let offset = 32 * 6; // the head: the probe, three offsets, `skip` and `count`
-  const heads: string[] = [];
-  for (const array of arrays) {
-    heads.push(word(offset));
-    offset += array.length / 2;
+export function deploylessChunks(reads: readonly DeploylessRead[], probe?: string): { readonly data: string; readonly count: number }[] {
+  const chunks: { data: string; count: number }[] = [];
+  const first = probe === undefined ? 0 : 1;
+  for (let start = 0; start === 0 || start < reads.length; start += DEPLOYLESS_CHUNK_READS - (start === 0 ? first : 0)) {
+    const size = DEPLOYLESS_CHUNK_READS - (start === 0 ? first : 0);
+    const slice = reads.slice(start, start + size);
+    chunks.push({ data: deploylessCall(slice, start === 0 ? probe : undefined), count: slice.length + (start === 0 ? first : 0) });
+    if (start + size >= reads.length) break;
   }
-  const probe = query.probe === undefined ? word(0) : addressWord(query.probe);
-  return `${DEPLOYLESS_BALANCES_CODE}${probe}${heads.join('')}${word(skip)}${word(count)}${arrays.join('')}`;
+  return chunks;
+}
+
+/** The reads of `owners`' native balances and `balanceOf` every token, per owner in order (as the service reads an account). */
+export function accountReads(owners: readonly string[], tokens: readonly string[]): DeploylessRead[] {
+  return owners.flatMap((owner): DeploylessRead[] => [{ kind: 'native', address: owner }, ...tokens.map((token): DeploylessRead => ({ kind: 'balanceOf', token, owner }))]);
 }

@@ -3,25 +3,26 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
 import { taskStream, type EventLog } from '../events/log/eventLog.ts';
 import type { TaskRecord, TaskStatusProjection } from '../events/projections/taskStatus.ts';
-import { enableEthTaskMachine, type HardwareTimeouts, type PlannedTask } from '../machines/enableEthTask.machine.ts';
+import { activationTaskMachine, type HardwareTimeouts, type PlannedTask } from '../machines/activationTask.machine.ts';
 import { KeyPolicy } from '../machines/activation.types.ts';
+import { TaskKind } from '../spec/taskKind.ts';
 import type { Clock } from '../kernel/clock.ts';
 import type { HardwareWallet } from './ports/hardwareWallet.ts';
-import { platformRequest, type ActivationService } from './activationService.ts';
-import type { PlatformActivationCommand } from './ports/chainFamily.ts';
+import { activationRequest, type ActivationService } from './activationService.ts';
+import { CommandKind, type ActivationCommand } from './ports/chainFamily.ts';
 import type { CoinRegistry, Reservation } from './coinRegistry.ts';
 import type { Activation } from './activationOutcome.ts';
 import { xstateClock } from './xstateClock.ts';
 import { deviceSessionActor } from './deviceSession.ts';
 
-type TaskActor = Actor<typeof enableEthTaskMachine>;
+type TaskActor = Actor<typeof activationTaskMachine>;
 
 /** The hardware waits of a task (device connect, PIN, device answer/confirmation), in ms. @default 300_000 each */
 export type TaskTimeouts = HardwareTimeouts;
 
 export const DEFAULT_TASK_TIMEOUTS: TaskTimeouts = { connectMs: 300_000, pinMs: 300_000, confirmMs: 300_000 };
 
-export interface EnableEthTasksDeps {
+export interface ActivationTasksDeps {
   readonly log: EventLog;
   readonly registry: CoinRegistry;
   readonly service: ActivationService;
@@ -32,13 +33,22 @@ export interface EnableEthTasksDeps {
   readonly hardware: () => Promise<HardwareWallet>;
 }
 
+/** A task to start: its kind (which `task::<kind>::*` methods answer for it) and its command. */
+export interface TaskStart {
+  readonly kind: TaskKind;
+  readonly command: ActivationCommand;
+  /** `client_id` of `init`: the `/event-stream` connections of that id hear the task. @default 0 */
+  readonly clientId?: number;
+}
+
 /**
- * The task manager of `task::enable_eth::*`: gives ids (never reused: the next follows the highest
- * in the log), runs one `enableEthTask` actor per task, persists what it emits, and answers
- * status from the projection.
+ * The task manager of every `task::<kind>::*` family (spec 3.2): gives ids (one sequence for every
+ * kind, never reused: the next follows the highest in the log), runs one `activationTask` actor
+ * per task, persists what it emits, and answers status from the projection. A task answers only
+ * to its own kind's methods.
  */
-export class EnableEthTasks {
-  readonly #deps: EnableEthTasksDeps;
+export class ActivationTasks {
+  readonly #deps: ActivationTasksDeps;
   readonly #actors = new Map<number, TaskActor>();
   readonly #lastWrite = new Map<number, Promise<unknown>>();
   /**
@@ -49,31 +59,37 @@ export class EnableEthTasks {
   readonly #clock: ReturnType<typeof xstateClock>;
   #nextId: number;
 
-  constructor(deps: EnableEthTasksDeps) {
+  constructor(deps: ActivationTasksDeps) {
     this.#deps = deps;
     this.#nextId = deps.statuses.nextTaskId;
     this.#clock = xstateClock(deps.clock);
   }
 
   /**
-   * Starts a task. Fails at once only if the coin is active (or being activated); everything else
-   * (unknown ticker, bad token, dead nodes, no device) ends the task with an error later.
-   * Resolves once the task's creation is durable, so its id can never be handed out again.
-   * `clientId` is recorded in `TaskCreated`: the `/event-stream` connections of that id hear the task.
+   * Starts a task. `task::enable_eth` fails at once only if the coin is active (or being
+   * activated); everything else (unknown ticker, bad token, dead nodes, no device) ends the task
+   * with an error later. The standalone kinds (`enable_utxo`, `enable_qtum`) also check the whole
+   * request at once (spec 3.2: "request valid"), so a bad body creates no task. Resolves once the
+   * task's creation is durable, so its id can never be handed out again.
    */
-  async init(command: PlatformActivationCommand, clientId = 0): Promise<number> {
-    const reservation = this.#deps.registry.reserve(platformRequest(command));
-    const taskId = this.#nextId++;
+  async init({ kind, command, clientId = 0 }: TaskStart): Promise<number> {
+    const request = activationRequest(command);
+    const reservation = this.#deps.registry.reserve(request);
+    let planned: PlannedTask | undefined;
+    let taskId: number;
     try {
+      if (kind !== TaskKind.EnableEth) planned = this.#plan(command);
+      taskId = this.#nextId++;
+      const getBalances = command.kind === CommandKind.Platform ? command.getBalances : true;
       await this.#persist(taskId, {
         type: 'TaskCreated',
-        data: { taskId, ticker: command.ticker, tokens: command.tokens.map((t) => t.ticker), keyPolicy: command.keyPolicy, getBalances: command.getBalances, clientId },
+        data: { taskId, ticker: command.ticker, tokens: [...request.tokens], keyPolicy: keyPolicyOf(command), getBalances, clientId, kind },
       });
     } catch (error) {
       reservation.release();
       throw error;
     }
-    const actor = this.#createActor(taskId, command, reservation);
+    const actor = this.#createActor(taskId, command, reservation, planned);
     this.#actors.set(taskId, actor);
     actor.start();
     return taskId;
@@ -83,8 +99,8 @@ export class EnableEthTasks {
    * The task's status; with `forget` a finished task is forgotten by this read (resolves once that
    * is durable). Synchronous otherwise: status polling is the hot path.
    */
-  status(taskId: number, forget: boolean): TaskRecord | Promise<TaskRecord> {
-    const task = this.#visible(taskId, ErrorType.NoSuchTask, 400);
+  status(kind: TaskKind, taskId: number, forget: boolean): TaskRecord | Promise<TaskRecord> {
+    const task = this.#visible(kind, taskId, 400);
     if (!forget || (task.view.state !== 'Ok' && task.view.state !== 'Error')) return task;
     this.#gone.add(taskId);
     this.#actors.delete(taskId);
@@ -92,8 +108,8 @@ export class EnableEthTasks {
   }
 
   /** Passes the device PIN to a task that awaits it. */
-  async enterPin(taskId: number, pin: string): Promise<void> {
-    this.#visible(taskId, ErrorType.NoSuchTask, 400);
+  async enterPin(kind: TaskKind, taskId: number, pin: string): Promise<void> {
+    this.#visible(kind, taskId, 400);
     const actor = this.#actors.get(taskId);
     if (!actor?.getSnapshot().matches({ usingDevice: 'awaitingPin' })) {
       throw new ActivationError(ErrorType.InternalError, `task ${taskId} is not waiting for a PIN`);
@@ -103,8 +119,8 @@ export class EnableEthTasks {
   }
 
   /** Cancels a running task: its device and chain work are aborted and nothing is registered. */
-  async cancel(taskId: number): Promise<void> {
-    const task = this.#visible(taskId, ErrorType.NoSuchTask, 404);
+  async cancel(kind: TaskKind, taskId: number): Promise<void> {
+    const task = this.#visible(kind, taskId, 404);
     const actor = this.#actors.get(taskId);
     const running = actor?.getSnapshot().status === 'active';
     if (!running || !actor.getSnapshot().can({ type: 'CANCEL' })) {
@@ -129,23 +145,27 @@ export class EnableEthTasks {
     await Promise.allSettled(this.#lastWrite.values());
   }
 
-  /** The task as the projection knows it, unless unknown, cancelled or forgotten. */
-  #visible(taskId: number, errorType: typeof ErrorType.NoSuchTask, httpStatus: number): TaskRecord {
+  /** The task as the projection knows it, unless unknown, of another kind, cancelled or forgotten. */
+  #visible(kind: TaskKind, taskId: number, httpStatus: number): TaskRecord {
     const task = this.#deps.statuses.get(taskId);
-    if (task === undefined || this.#gone.has(taskId) || task.view.state === 'Cancelled' || task.view.state === 'Forgotten') {
-      throw new ActivationError(errorType, `No such task '${taskId}'`, taskId, { httpStatus });
+    if (task === undefined || task.kind !== kind || this.#gone.has(taskId) || task.view.state === 'Cancelled' || task.view.state === 'Forgotten') {
+      throw new ActivationError(ErrorType.NoSuchTask, `No such task '${taskId}'`, taskId, { httpStatus });
     }
     return task;
   }
 
-  #createActor(taskId: number, command: PlatformActivationCommand, reservation: Reservation): TaskActor {
-    const { service, registry } = this.#deps;
-    const machine = enableEthTaskMachine.provide({
+  /** The plan of a task's command and, for a hardware key, the path the device reads. */
+  #plan(command: ActivationCommand): PlannedTask {
+    const { service } = this.#deps;
+    const plan = service.plan(command);
+    return keyPolicyOf(command) === KeyPolicy.Hardware ? { plan, hardwarePath: service.hardwarePath(command.ticker) } : { plan };
+  }
+
+  #createActor(taskId: number, command: ActivationCommand, reservation: Reservation, planned: PlannedTask | undefined): TaskActor {
+    const { registry } = this.#deps;
+    const machine = activationTaskMachine.provide({
       actors: {
-        planActivation: fromPromise<PlannedTask, { taskId: number }>(async () => {
-          const plan = service.planPlatform(command);
-          return command.keyPolicy === KeyPolicy.Hardware ? { plan, hardwarePath: service.hardwarePath(command.ticker) } : { plan };
-        }),
+        planActivation: fromPromise<PlannedTask, { taskId: number }>(async () => planned ?? this.#plan(command)),
         waitForDevice: fromPromise(async ({ signal }) => (await this.#deps.hardware()).waitForDevice(signal)),
         deviceSession: deviceSessionActor(this.#deps.hardware),
         activateCoin: fromCallback(({ input, sendBack }) => {
@@ -193,4 +213,9 @@ export class EnableEthTasks {
     write.then(forget, forget);
     return write;
   }
+}
+
+/** The key policy of a task's command (the legacy forms have none: the context key). */
+function keyPolicyOf(command: ActivationCommand): KeyPolicy {
+  return 'keyPolicy' in command ? command.keyPolicy : KeyPolicy.ContextPrivKey;
 }

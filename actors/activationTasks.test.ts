@@ -4,7 +4,7 @@ import { fakeCoin } from '../devnet/testing/fixtures.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EnableEthTasks } from './enableEthTasks.ts';
+import { ActivationTasks } from './activationTasks.ts';
 import { CoinRegistry, type ActivateCoin } from './coinRegistry.ts';
 import type { ActivationService } from './activationService.ts';
 import type { PlatformActivationCommand } from './ports/chainFamily.ts';
@@ -15,6 +15,9 @@ import { ManualClock } from '../devnet/testing/manualClock.ts';
 import { ActivationVia, ChainFamilyId, KeyPolicy, type ActivatedCoin, type ActivationPlan } from '../machines/activation.types.ts';
 import { ErrorType, isActivationError } from '../spec/errors.ts';
 import type { StoredEvent } from '../spec/events.ts';
+import { TaskKind } from '../spec/taskKind.ts';
+
+const ETH_TASK = TaskKind.EnableEth;
 
 /**
  * Cancel racing completion, made deterministic: a fake chain the test answers, and a registry
@@ -42,7 +45,7 @@ function command(ticker: string): PlatformActivationCommand {
 
 /** Planning without a coins file: every ticker is an EVM platform. */
 const planner = {
-  planPlatform: (c: PlatformActivationCommand): ActivationPlan => ({
+  plan: (c: PlatformActivationCommand): ActivationPlan => ({
     ticker: c.ticker,
     family: ChainFamilyId.Evm,
     via: c.via,
@@ -92,7 +95,7 @@ async function world() {
   gated.open();
   const chain = fakeChain();
   const registry = new CoinRegistry({ log: gated.log, families: { activate: chain.activateCoin } });
-  const tasks = new EnableEthTasks({
+  const tasks = new ActivationTasks({
     log,
     registry,
     service: planner,
@@ -136,14 +139,14 @@ function expectTaskError(errorType: string, httpStatus: number, data: unknown) {
   };
 }
 
-describe('EnableEthTasks: cancel racing completion', () => {
+describe('ActivationTasks: cancel racing completion', () => {
   test('cancel before the chain read finished: success, the call is aborted, nothing registered even if the chain answers later', async () => {
     const w = await world();
-    const id = await w.tasks.init(command('ETH'));
+    const id = await w.tasks.init({ kind: ETH_TASK, command: command('ETH') });
     await until(() => w.chain.calls.length === 1 && w.view(id)?.state === 'InProgress', 'the chain call');
     await until(() => (w.view(id) as { details?: string }).details === 'RequestingWalletBalance', 'RequestingWalletBalance');
 
-    await w.tasks.cancel(id);
+    await w.tasks.cancel(ETH_TASK, id);
     const call = w.chain.calls[0]!;
     assert.equal(call.signal.aborted, true);
     call.resolve(coin('ETH')); // the node answers after all
@@ -151,13 +154,13 @@ describe('EnableEthTasks: cancel racing completion', () => {
 
     assert.equal(w.registry.view('ETH').state, 'inactive');
     assert.deepEqual(w.registry.enabled(), []);
-    assert.throws(() => w.tasks.status(id, false), expectTaskError(ErrorType.NoSuchTask, 400, id));
-    await assert.rejects(w.tasks.cancel(id), expectTaskError(ErrorType.NoSuchTask, 404, id));
+    assert.throws(() => w.tasks.status(ETH_TASK, id, false), expectTaskError(ErrorType.NoSuchTask, 400, id));
+    await assert.rejects(w.tasks.cancel(ETH_TASK, id), expectTaskError(ErrorType.NoSuchTask, 404, id));
     assert.deepEqual(await w.streamTypes(`task.${id}`), ['TaskCreated', 'TaskProgressed', 'TaskProgressed', 'TaskCancelled']);
     assert.deepEqual(await w.streamTypes('coin.ETH'), ['ActivationRequested', 'ActivationCancelled']);
 
     // The ticker is free at once.
-    const next = await w.tasks.init(command('ETH'));
+    const next = await w.tasks.init({ kind: ETH_TASK, command: command('ETH') });
     assert.equal(next, id + 1);
     await until(() => w.chain.calls.length === 2, 'the second chain call');
     w.chain.calls[1]!.resolve(coin('ETH'));
@@ -167,16 +170,16 @@ describe('EnableEthTasks: cancel racing completion', () => {
   test('cancel once the chain read is done (Finishing, outcome not yet durable): TaskFinished 409, the task ends Ok', async () => {
     const w = await world();
     w.gated.close(); // the registry's events (CoinActivated) wait
-    const id = await w.tasks.init(command('ETH'));
+    const id = await w.tasks.init({ kind: ETH_TASK, command: command('ETH') });
     await until(() => w.chain.calls.length === 1, 'the chain call');
     w.chain.calls[0]!.resolve(coin('ETH'));
     await until(() => (w.view(id) as { details?: string }).details === 'Finishing', 'Finishing');
     assert.equal(w.registry.view('ETH').state, 'active', 'the coin actor moved on');
     assert.deepEqual(await w.streamTypes('coin.ETH'), [], 'but nothing of it is durable yet');
 
-    await assert.rejects(w.tasks.cancel(id), expectTaskError(ErrorType.TaskFinished, 409, id));
+    await assert.rejects(w.tasks.cancel(ETH_TASK, id), expectTaskError(ErrorType.TaskFinished, 409, id));
     assert.equal(w.chain.calls[0]!.signal.aborted, false);
-    assert.deepEqual((await w.tasks.status(id, false)).view, { state: 'InProgress', details: 'Finishing' });
+    assert.deepEqual((await w.tasks.status(ETH_TASK, id, false)).view, { state: 'InProgress', details: 'Finishing' });
 
     w.gated.open();
     await until(() => w.view(id)?.state === 'Ok', 'the task to succeed');
@@ -185,21 +188,21 @@ describe('EnableEthTasks: cancel racing completion', () => {
     const taskTypes = await w.streamTypes(`task.${id}`);
     assert.equal(taskTypes.at(-1), 'TaskSucceeded');
     assert.equal(taskTypes.includes('TaskCancelled'), false);
-    await assert.rejects(w.tasks.cancel(id), expectTaskError(ErrorType.TaskFinished, 409, id));
+    await assert.rejects(w.tasks.cancel(ETH_TASK, id), expectTaskError(ErrorType.TaskFinished, 409, id));
   });
 
   for (const order of ['answer, then cancel', 'cancel, then answer'] as const) {
     test(`chain answer and cancel in the same tick (${order}): the cancel wins`, async () => {
       const w = await world();
-      const id = await w.tasks.init(command('ETH'));
+      const id = await w.tasks.init({ kind: ETH_TASK, command: command('ETH') });
       await until(() => w.chain.calls.length === 1 && (w.view(id) as { details?: string }).details === 'RequestingWalletBalance', 'the chain call');
       const call = w.chain.calls[0]!;
       let cancelled: Promise<void>;
       if (order === 'answer, then cancel') {
         call.resolve(coin('ETH'));
-        cancelled = w.tasks.cancel(id);
+        cancelled = w.tasks.cancel(ETH_TASK, id);
       } else {
-        cancelled = w.tasks.cancel(id);
+        cancelled = w.tasks.cancel(ETH_TASK, id);
         call.resolve(coin('ETH'));
       }
       await cancelled;
@@ -216,10 +219,10 @@ describe('EnableEthTasks: cancel racing completion', () => {
     const ticks = (n: number) => (n === 0 ? Promise.resolve() : new Promise<void>((r) => setImmediate(() => ticks(n - 1).then(r))));
     for (let i = 0; i < 40; i++) {
       const ticker = `EVM${i}`;
-      const id = await w.tasks.init(command(ticker));
+      const id = await w.tasks.init({ kind: ETH_TASK, command: command(ticker) });
       await until(() => w.chain.calls.length === i + 1 && (w.view(id) as { details?: string }).details === 'RequestingWalletBalance', 'the chain call');
       const answer = ticks(i % 4).then(() => w.chain.calls[i]!.resolve(coin(ticker)));
-      const cancel = ticks((i >> 2) % 4).then(() => w.tasks.cancel(id).then(() => 'cancelled' as const, (e: unknown) => e));
+      const cancel = ticks((i >> 2) % 4).then(() => w.tasks.cancel(ETH_TASK, id).then(() => 'cancelled' as const, (e: unknown) => e));
       const [, outcome] = await Promise.all([answer, cancel]);
       await until(() => ['Ok', 'Cancelled'].includes(w.view(id)!.state), 'the task to end');
       await until(() => w.registry.view(ticker).state !== 'activating', 'the coin to settle');

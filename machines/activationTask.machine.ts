@@ -4,9 +4,12 @@ import { ActivationError, ErrorType, toActivationError } from '../spec/errors.ts
 import type { ActivationPlan, ActivationSummary, ResolvedKey } from './activation.types.ts';
 
 /**
- * One `task::enable_eth` run (spec 3.2). In progress it reports `ActivatingCoin`,
- * `WaitingForHardwareToConnect`, `FollowHwDeviceInstructions`, `RequestingWalletBalance`,
- * `Finishing`, or `UserActionRequired` while the device PIN is awaited; it ends `ok`, `failed` or
+ * One run of a task-managed activation, of every kind (`task::enable_eth`, `task::enable_utxo`,
+ * `task::enable_qtum`: spec 3.2 holds for each). What differs by kind is the plan, which the task
+ * manager provides, and how an `Ok` result is rendered; the machine is the same. In progress it
+ * reports `ActivatingCoin`, `WaitingForHardwareToConnect`, `FollowHwDeviceInstructions`,
+ * `RequestingWalletBalance`, `Finishing`, or `UserActionRequired` while the device PIN is
+ * awaited; it ends `ok`, `failed` or
  * `cancelled`. Device and chain work are invoked actors provided by `actors/`; leaving a state
  * stops them (their AbortSignal aborts). Every wait on the device or the user ends: each has its
  * timeout ({@link HardwareTimeouts}), which fails the task `TaskTimedOut`, on the actor system's clock.
@@ -37,7 +40,7 @@ export interface HardwareTimeouts {
   readonly confirmMs: number;
 }
 
-export interface EnableEthTaskInput {
+export interface ActivationTaskInput {
   readonly taskId: number;
   readonly ticker: string;
   readonly timeouts: HardwareTimeouts;
@@ -49,7 +52,7 @@ export interface PlannedTask {
   readonly hardwarePath?: string;
 }
 
-export interface EnableEthTaskContext extends EnableEthTaskInput {
+export interface ActivationTaskContext extends ActivationTaskInput {
   readonly planned: PlannedTask | null;
   readonly key: ResolvedKey | null;
   readonly result: ActivationSummary | null;
@@ -57,7 +60,7 @@ export interface EnableEthTaskContext extends EnableEthTaskInput {
 }
 
 /** Commands from the task manager. */
-export type EnableEthTaskCommand = { readonly type: 'CANCEL' } | { readonly type: 'PIN_ENTERED'; readonly pin: string };
+export type ActivationTaskCommand = { readonly type: 'CANCEL' } | { readonly type: 'PIN_ENTERED'; readonly pin: string };
 
 /** Reports of the invoked device session. */
 export type DeviceSessionEvent =
@@ -72,9 +75,9 @@ export type CoinActivationReport =
   | { readonly type: 'ACTIVATED'; readonly summary: ActivationSummary }
   | { readonly type: 'ACTIVATION_FAILED'; readonly error: unknown };
 
-export type EnableEthTaskEvent = EnableEthTaskCommand | DeviceSessionEvent | CoinActivationReport;
+export type ActivationTaskEvent = ActivationTaskCommand | DeviceSessionEvent | CoinActivationReport;
 
-export type EnableEthTaskOutput = { readonly ok: true; readonly result: ActivationSummary } | { readonly ok: false; readonly error: ErrorInfo | null };
+export type ActivationTaskOutput = { readonly ok: true; readonly result: ActivationSummary } | { readonly ok: false; readonly error: ErrorInfo | null };
 
 /** The hardware waits: what each awaits (for its error) and which timeout bounds it. */
 const HARDWARE_WAITS = {
@@ -93,13 +96,13 @@ const timedOut = (wait: HardwareWait, timeouts: HardwareTimeouts): ErrorInfo => 
 
 const failure = (error: unknown): ErrorInfo => toActivationError(error).toJSON();
 
-export const enableEthTaskMachine = setup({
+export const activationTaskMachine = setup({
   types: {
-    input: {} as EnableEthTaskInput,
-    context: {} as EnableEthTaskContext,
-    events: {} as EnableEthTaskEvent,
+    input: {} as ActivationTaskInput,
+    context: {} as ActivationTaskContext,
+    events: {} as ActivationTaskEvent,
     emitted: {} as DomainEvent,
-    output: {} as EnableEthTaskOutput,
+    output: {} as ActivationTaskOutput,
   },
   actors: {
     planActivation: fromPromise<PlannedTask, { taskId: number }>(async () => {
@@ -132,7 +135,7 @@ export const enableEthTaskMachine = setup({
     timedOut: assign({ error: ({ context }, params: { wait: HardwareWait }) => timedOut(params.wait, context.timeouts) }),
   },
 }).createMachine({
-  id: 'enableEthTask',
+  id: 'activationTask',
   context: ({ input }) => ({ ...input, planned: null, key: null, result: null, error: null }),
   initial: 'planning',
   // Once the chain work is done (`finishing`) the coin is being recorded: too late to cancel.
@@ -168,11 +171,11 @@ export const enableEthTaskMachine = setup({
       states: {
         readingKey: {
           entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.ActivatingCoin } },
-          after: { confirmTimeout: { target: '#enableEthTask.failed', actions: { type: 'timedOut', params: { wait: 'answer' } } } },
+          after: { confirmTimeout: { target: '#activationTask.failed', actions: { type: 'timedOut', params: { wait: 'answer' } } } },
         },
         followingInstructions: {
           entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.FollowHwDeviceInstructions } },
-          after: { confirmTimeout: { target: '#enableEthTask.failed', actions: { type: 'timedOut', params: { wait: 'confirm' } } } },
+          after: { confirmTimeout: { target: '#activationTask.failed', actions: { type: 'timedOut', params: { wait: 'confirm' } } } },
         },
         awaitingPin: {
           entry: { type: 'progress', params: { status: 'UserActionRequired', details: TaskDetails.EnterHardwarePin } },
@@ -185,7 +188,7 @@ export const enableEthTaskMachine = setup({
               ],
             },
           },
-          after: { pinTimeout: { target: '#enableEthTask.failed', actions: { type: 'timedOut', params: { wait: 'pin' } } } },
+          after: { pinTimeout: { target: '#activationTask.failed', actions: { type: 'timedOut', params: { wait: 'pin' } } } },
         },
       },
     },

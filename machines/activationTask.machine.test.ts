@@ -5,8 +5,8 @@ import { ManualClock } from '../devnet/testing/manualClock.ts';
 import { fakePlan } from '../devnet/testing/fixtures.ts';
 // The task manager hands the machine its clock through this adapter; the test does the same.
 import { xstateClock } from '../actors/xstateClock.ts';
-import { enableEthTaskMachine, type EnableEthTaskEvent, type PlannedTask } from './enableEthTask.machine.ts';
-import { ActivationVia, type ActivationPlan, type ActivationSummary, type ResolvedKey } from './activation.types.ts';
+import { activationTaskMachine, type ActivationTaskEvent, type PlannedTask } from './activationTask.machine.ts';
+import { ActivationVia, ChainFamilyId, type ActivationPlan, type ActivationSummary, type ResolvedKey } from './activation.types.ts';
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
 
@@ -35,7 +35,7 @@ interface CallbackCall<I> {
   readonly input: I;
   readonly signal: AbortSignal;
   readonly received: AnyEventObject[];
-  report(event: EnableEthTaskEvent): void;
+  report(event: ActivationTaskEvent): void;
 }
 
 function promiseStub<I, O>(calls: PromiseCall<I, O>[]) {
@@ -61,7 +61,7 @@ function task() {
   const devices: PromiseCall<{ taskId: number }, unknown>[] = [];
   const sessions: CallbackCall<{ path: string }>[] = [];
   const activations: CallbackCall<{ plan: ActivationPlan }>[] = [];
-  const machine = enableEthTaskMachine.provide({
+  const machine = activationTaskMachine.provide({
     actors: {
       planActivation: promiseStub(plans),
       waitForDevice: promiseStub(devices),
@@ -158,7 +158,7 @@ async function hardwareTaskAwaitingPin(): Promise<Task> {
   return t;
 }
 
-describe('enableEthTask machine', () => {
+describe('activationTask machine', () => {
   describe('Given a new task', () => {
     test('when it starts, then it plans, reports ActivatingCoin and invokes nothing else', () => {
       const t = task();
@@ -547,4 +547,81 @@ describe('enableEthTask machine', () => {
       assert.deepEqual(t.newEvents(), []);
     });
   });
+});
+
+/**
+ * Every task kind runs on this one machine (spec 3.2 holds for each): what differs is the plan the
+ * task manager hands it. One plan per kind, through the three ways a task ends.
+ */
+const KIND_PLANS = [
+  { kind: 'task::enable_eth', plan: fakePlan('ETH', ['USDT-ERC20'], { via: ActivationVia.EnableEthTask }), path: PATH },
+  { kind: 'task::enable_utxo', plan: fakePlan('LTC', [], { via: ActivationVia.EnableUtxoTask, family: ChainFamilyId.Utxo }), path: "m/44'/2'/0'/0/0" },
+  { kind: 'task::enable_qtum', plan: fakePlan('QTUM', [], { via: ActivationVia.EnableQtumTask, family: ChainFamilyId.Utxo }), path: "m/44'/2301'/0'/0/0" },
+] as const;
+
+describe('activationTask machine, for every task kind', () => {
+  for (const { kind, plan: kindPlan, path } of KIND_PLANS) {
+    describe(`Given a ${kind} task with a software key`, () => {
+      test('when the chain answers, then it reports the spec 3.2 steps in order and ends Ok with the summary', async () => {
+        const t = task();
+        t.plan().resolve({ plan: kindPlan });
+        await settle();
+
+        assert.deepEqual(t.activation().input, { plan: kindPlan });
+        t.activation().report({ type: 'CHAIN_READ' });
+        t.activation().report({ type: 'ACTIVATED', summary: { ...summary, ticker: kindPlan.ticker } });
+        await settle();
+
+        assert.equal(t.state(), 'ok');
+        assert.deepEqual(
+          t.emitted.map((e) => (e.type === 'TaskProgressed' ? e.data.details : e.type)),
+          ['ActivatingCoin', 'RequestingWalletBalance', 'Finishing', 'TaskSucceeded'],
+        );
+      });
+
+      test('when it is cancelled while the chain is read, then the chain work is aborted and it ends Cancelled', async () => {
+        const t = task();
+        t.plan().resolve({ plan: kindPlan });
+        await settle();
+
+        t.actor.send({ type: 'CANCEL' });
+
+        assert.equal(t.state(), 'cancelled');
+        assert.equal(t.activation().signal.aborted, true);
+        assert.deepEqual(t.emitted.at(-1), cancelled);
+      });
+    });
+
+    describe(`Given a ${kind} task with a hardware key`, () => {
+      test('when the device asks for the PIN and the user gives it, then the key read from the device is activated', async () => {
+        const t = task();
+        t.plan().resolve({ plan: kindPlan, hardwarePath: path });
+        await settle();
+        t.device().resolve(undefined);
+        await settle();
+        assert.deepEqual(t.session().input, { path });
+
+        t.session().report({ type: 'PIN_REQUESTED' });
+        t.actor.send({ type: 'PIN_ENTERED', pin: '1234' });
+        const deviceKey = { ...key, derivationPath: path };
+        t.session().report({ type: 'KEY_READ', key: deviceKey });
+        await settle();
+
+        assert.deepEqual(t.session().received, [{ type: 'PIN', pin: '1234' }]);
+        assert.deepEqual(t.activation().input, { plan: { ...kindPlan, key: deviceKey } });
+        assert.deepEqual(
+          t.emitted.map((e) => (e.type === 'TaskProgressed' ? `${e.data.status}/${e.data.details}` : e.type)),
+          [
+            'InProgress/ActivatingCoin',
+            'InProgress/WaitingForHardwareToConnect',
+            'InProgress/ActivatingCoin',
+            'UserActionRequired/EnterHardwarePin',
+            'HardwarePinEntered',
+            'InProgress/FollowHwDeviceInstructions',
+            'InProgress/RequestingWalletBalance',
+          ],
+        );
+      });
+    });
+  }
 });
