@@ -151,4 +151,26 @@ describe('balance watchers', () => {
     assert.deepEqual(h.chain.reads, [['ETH', 'USDT-ERC20']]);
     h.watchers.stopAll();
   });
+
+  test('When the coin whose connection the watcher reads through leaves, Then the watcher goes on through the next coin, keeping the values read', async () => {
+    const h = harness();
+    h.watchers.follow('ETH', 1, coin('ETH', 'node-a'));
+    h.watchers.follow('DAI-ERC20', 1, coin('DAI-ERC20', 'node-a'));
+    await h.flush();
+    h.chain.height = 101;
+    h.chain.balances.set(watchKey({ ticker: 'DAI-ERC20', address: ADDRESS }), 5n);
+    h.clock.advance(POLL);
+    await h.flush();
+    assert.equal(h.events.length, 1);
+    h.watchers.follow('ETH', 1, null);
+    assert.equal(h.watchers.size, 1);
+    assert.equal(h.clock.pendingTimers, 1, 'one watcher, one timer');
+    h.chain.height = 102;
+    h.clock.advance(POLL);
+    await h.flush();
+    assert.deepEqual(h.chain.reads.at(-1), ['DAI-ERC20']);
+    assert.equal(h.events.length, 1, 'the value read before the hand-over is kept: no second event');
+    h.watchers.stopAll();
+    assert.equal(h.clock.pendingTimers, 0);
+  });
 });

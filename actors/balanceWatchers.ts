@@ -17,7 +17,9 @@ export interface BalanceWatchersDeps {
 }
 
 interface Watching {
+  /** The node as the coin `owner` reaches it (its sockets): the watcher reads through that coin's connection. */
   readonly node: WatchedNode;
+  readonly owner: string;
   readonly actor: Actor<typeof balanceWatchMachine>;
   readonly coins: Set<string>;
 }
@@ -143,17 +145,31 @@ export class BalanceWatchers {
     const running = this.#nodes.get(watched.key);
     if (running === undefined) return;
     running.coins.delete(ticker);
-    if (running.coins.size > 0) {
+    if (running.coins.size > 0 && running.owner !== ticker) {
       running.actor.send({ type: 'UNWATCH', platform: ticker });
       return;
     }
     running.actor.stop();
     running.node.close();
     this.#nodes.delete(watched.key);
+    if (running.coins.size > 0) return this.#handOver(running, ticker);
     this.#currentAt.delete(watched.key);
   }
 
-  #start(ticker: string, node: WatchedNode, balances: readonly WatchedBalance[], block: number): void {
+  /**
+   * The coin whose connection a watcher read through left, others stay: the watcher starts again
+   * through the next coin's connection, with the values and the block it had.
+   */
+  #handOver(stopped: Watching, left: string): void {
+    const { watched, block } = stopped.actor.getSnapshot().context;
+    const next = [...stopped.coins][0]!;
+    const watch = this.#deps.watchOf(this.#coins.get(next)!.coin);
+    if (watch === undefined) return;
+    const balances = [...watched.values()].filter((b) => b.platform !== left);
+    this.#start(next, watch.node, balances, block, stopped.coins);
+  }
+
+  #start(ticker: string, node: WatchedNode, balances: readonly WatchedBalance[], block: number, coins = new Set([ticker])): void {
     const current = () => this.#currentAt.set(node.key, this.#deps.clock.now());
     const machine = balanceWatchMachine.provide({
       actors: {
@@ -167,7 +183,13 @@ export class BalanceWatchers {
           current();
           return read;
         }),
-        followHeads: fromCallback<BalanceWatchEvent>(() => undefined),
+        followHeads: fromCallback<BalanceWatchEvent>(({ sendBack }) =>
+          node.followHeads?.({
+            live: () => sendBack({ type: 'HEADS_LIVE' }),
+            head: (block) => sendBack({ type: 'HEAD', block }),
+            lost: () => sendBack({ type: 'HEADS_LOST' }),
+          }),
+        ),
       },
     });
     const actor = createActor(machine, { input: { pollMs: node.pollMs, balances, block }, clock: this.#clock });
@@ -175,7 +197,7 @@ export class BalanceWatchers {
       const e = event as DomainEvent;
       if (e.type === 'BalanceChanged') this.#deps.append(e.data.platform, e);
     });
-    this.#nodes.set(node.key, { node, actor, coins: new Set([ticker]) });
+    this.#nodes.set(node.key, { node, owner: ticker, actor, coins });
     actor.start();
   }
 }

@@ -169,4 +169,17 @@ describe('balanceWatch machine', () => {
     assert.equal(h.headsStopped(), true);
     assert.equal(h.clock.pendingTimers, 0);
   });
+
+  test('Given a live head subscription, When intervals pass, Then no block poll; When it is lost, Then polling resumes within one interval', async () => {
+    const h = harness();
+    h.heads()({ type: 'HEADS_LIVE' });
+    h.clock.advance(POLL);
+    h.clock.advance(POLL);
+    assert.equal(h.blockReads.length, 0);
+    assert.equal(h.clock.pendingTimers, 1, 'only the re-armed interval');
+    h.heads()({ type: 'HEADS_LOST' });
+    await h.poll(100);
+    assert.equal(h.blockReads.length, 1);
+    h.actor.stop();
+  });
 });

@@ -9,8 +9,9 @@ import type { Balance } from './activation.types.ts';
  * changed, past tense: one `BalanceChanged` per balance that differs from the last one known.
  *
  * New blocks come from polling the node's block number every `pollMs` (on the actor system's
- * clock), and from `HEAD` events when the node pushes its new heads (the invoked `followHeads`,
- * which the watchers provide; it does nothing for a node without a push). A read that fails
+ * clock), or from `HEAD` events when the node pushes its new heads (the invoked `followHeads`,
+ * which the watchers provide; it does nothing for a node without a push): while the push is live
+ * (`HEADS_LIVE` until `HEADS_LOST`) the block number is not polled. A read that fails
  * leaves the block where it was, so the next poll or head reads again: a change is seen late,
  * never lost. Coins join (`WATCH`) and leave (`UNWATCH`) while it runs; whoever runs it stops it
  * when the node has no coin left, which cancels the timer, the subscription and any read.
@@ -48,6 +49,8 @@ export interface BalanceWatchInput {
 
 interface Context {
   readonly pollMs: number;
+  /** The node pushes its heads now (`HEADS_LIVE`): no block-number poll until `HEADS_LOST`. */
+  readonly headsLive: boolean;
   readonly block: number;
   /** A head announced while a read ran: read again after it. */
   readonly pendingBlock: number;
@@ -63,7 +66,11 @@ export type BalanceWatchEvent =
   /** Every balance of `platform` leaves the watch. */
   | { readonly type: 'UNWATCH'; readonly platform: string }
   /** The node announced block `block`. */
-  | { readonly type: 'HEAD'; readonly block: number };
+  | { readonly type: 'HEAD'; readonly block: number }
+  /** The node's head subscription is live: polling pauses. */
+  | { readonly type: 'HEADS_LIVE' }
+  /** The subscription is lost (socket closed, refused): polling resumes. */
+  | { readonly type: 'HEADS_LOST' };
 
 const byKey = (balances: readonly WatchedBalance[]) => new Map(balances.map((b) => [watchKey(b), b]));
 const sameBalance = (a: Balance, b: Balance) => a.spendable === b.spendable && a.unspendable === b.unspendable;
@@ -118,7 +125,7 @@ export const balanceWatchMachine = setup({
   },
 }).createMachine({
   id: 'balanceWatch',
-  context: ({ input }) => ({ pollMs: input.pollMs, block: input.block, pendingBlock: input.block, watched: byKey(input.balances) }),
+  context: ({ input }) => ({ pollMs: input.pollMs, headsLive: false, block: input.block, pendingBlock: input.block, watched: byKey(input.balances) }),
   invoke: { src: 'followHeads' },
   on: {
     WATCH: {
@@ -134,6 +141,8 @@ export const balanceWatchMachine = setup({
         },
       }),
     },
+    HEADS_LIVE: { actions: assign({ headsLive: true }) },
+    HEADS_LOST: { actions: assign({ headsLive: false }) },
     UNWATCH: {
       actions: assign({ watched: ({ context, event }) => byKey([...context.watched.values()].filter((b) => b.platform !== event.platform)) }),
     },
@@ -141,7 +150,9 @@ export const balanceWatchMachine = setup({
   initial: 'waiting',
   states: {
     waiting: {
-      after: { pollInterval: 'polling' },
+      // While heads are pushed the timer only re-arms (no node call), so polling resumes within one
+      // interval of losing them.
+      after: { pollInterval: [{ guard: ({ context }) => context.headsLive, target: 'waiting', reenter: true }, { target: 'polling' }] },
       on: { HEAD: { guard: { type: 'newBlock', params: ({ event }) => event.block }, target: 'reading' } },
     },
     polling: {

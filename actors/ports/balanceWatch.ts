@@ -20,8 +20,21 @@ export interface WatchedNode {
   readBlock(signal: AbortSignal): Promise<number>;
   /** Every balance of `balances` and the block, in one round trip; must stop when `signal` aborts. */
   read(balances: readonly WatchedBalance[], signal: AbortSignal): Promise<WatchRead>;
-  /** Lets go of what the watcher opened (its sockets), once the node's last coin has left. */
+  /**
+   * Follows the node's new heads (`eth_subscribe("newHeads")` over its WebSocket): `live` once
+   * subscribed, `head` per block, `lost` when the subscription fails or its socket closes (not
+   * resubscribed: polling takes over). Returns how to stop. Absent: the node is polled only.
+   */
+  followHeads?(listener: HeadListener): () => void;
+  /** Lets go of what the watcher holds, once it no longer reads through this coin's connection. */
   close(): void;
+}
+
+/** Who hears a node's pushed heads (see {@link WatchedNode.followHeads}). */
+export interface HeadListener {
+  live(): void;
+  head(block: number): void;
+  lost(): void;
 }
 
 /** What to watch of one active coin: its balances as its activation read them, and its node. */

@@ -45,6 +45,8 @@ export interface EvmDevnet {
   wsUrl: string;
   /** WebSocket connections accepted since start, and those open now. */
   webSockets(): { accepted: number; open: number };
+  /** `eth_subscribe("newHeads")` subscriptions open now; each new block is pushed to them. */
+  headSubscriptions(): number;
   chainId: number;
   /** The multicall contract's address, or `undefined` on a chain started without it. */
   multicall: string | undefined;
@@ -75,9 +77,45 @@ export async function startEvmDevnet(options: EvmDevnetOptions = {}): Promise<Ev
   const tokens = tokenArtifact ? await deployTestTokens(request, deployer, tokenSpecs, tokenArtifact) : [];
   if (multicallArtifact) await installMulticall(request, multicallArtifact);
   await setBalances(request, options.fund ?? []);
-  const server = await startJsonRpcServer({ handle: request, host: options.host, port: options.port });
+  // Every call, over HTTP, a WebSocket or `devnet.request`, goes through `mining`, which pushes new heads.
+  let notify: (head: Record<string, unknown>) => void = () => undefined;
+  const mining = withNewHeads(request, (head) => notify(head), await request('eth_blockNumber', []));
+  const server = await startJsonRpcServer({ handle: mining, host: options.host, port: options.port });
+  notify = server.notifyNewHead;
   const multicall = withMulticall ? CANONICAL_MULTICALL_ADDRESS : undefined;
-  return { url: server.url, wsUrl: server.wsUrl, webSockets: server.webSockets, chainId, multicall, tokens, deployer, request, stop: server.stop };
+  return {
+    url: server.url,
+    wsUrl: server.wsUrl,
+    webSockets: server.webSockets,
+    headSubscriptions: server.headSubscriptions,
+    chainId,
+    multicall,
+    tokens,
+    deployer,
+    request: mining,
+    stop: server.stop,
+  };
+}
+
+/** Methods after which the chain may have a new block. */
+const MINING_METHODS = new Set(['eth_sendTransaction', 'eth_sendRawTransaction', 'evm_mine', 'hardhat_mine']);
+
+/**
+ * `request` that pushes each new block to the `newHeads` subscribers after a call that may mine
+ * one, whether it came over HTTP, a WebSocket or `devnet.request`.
+ */
+function withNewHeads(request: EvmRequest, notify: (head: Record<string, unknown>) => void, start: unknown): EvmRequest {
+  let last = BigInt(start as string);
+  return (async (method: string, params?: unknown[]) => {
+    const result = await request(method, params);
+    if (MINING_METHODS.has(method)) {
+      const height = BigInt((await request('eth_blockNumber', [])) as string);
+      const from = last;
+      if (height > last) last = height; // before notifying: a concurrent call pushes only what is newer
+      for (let n = from + 1n; n <= height; n++) notify({ number: `0x${n.toString(16)}` });
+    }
+    return result;
+  }) as EvmRequest;
 }
 
 /** Sets balances after deployment so the deployer's gas spending cannot change a requested amount. */

@@ -24,6 +24,10 @@ export interface JsonRpcServer {
   wsUrl: string;
   /** WebSocket connections accepted since start, and those open now. */
   webSockets(): { accepted: number; open: number };
+  /** Sends `head` to every socket's `eth_subscribe("newHeads")` subscriptions (as geth's `eth_subscription` notifications). */
+  notifyNewHead(head: Record<string, unknown>): void;
+  /** `newHeads` subscriptions open now, over all sockets. */
+  headSubscriptions(): number;
   /** Closes the listener and destroys keep-alive connections. Idempotent. */
   stop(): Promise<void>;
 }
@@ -43,15 +47,31 @@ export async function startJsonRpcServer(options: JsonRpcServerOptions): Promise
     void respond(req, res, options.handle);
   });
   const sockets = new Set<WebSocket>();
+  /** Each socket's `newHeads` subscription ids. */
+  const heads = new Map<WebSocket, Set<string>>();
   let accepted = 0;
+  let nextSubscription = 0;
   new WebSocketServer({ server, maxPayload: MAX_BODY_BYTES }).on('connection', (ws) => {
     accepted += 1;
     sockets.add(ws);
-    ws.on('close', () => sockets.delete(ws));
+    const subscriptions = new Set<string>();
+    heads.set(ws, subscriptions);
+    ws.on('close', () => (sockets.delete(ws), heads.delete(ws)));
     ws.on('error', () => {});
+    // Subscriptions belong to the socket: answered here, everything else by the chain.
+    const handle: JsonRpcHandler = async (method, params) => {
+      if (method === 'eth_subscribe') {
+        if (params?.[0] !== 'newHeads') throw new Error(`unsupported subscription ${JSON.stringify(params?.[0])}`);
+        const id = `0x${(++nextSubscription).toString(16)}`;
+        subscriptions.add(id);
+        return id;
+      }
+      if (method === 'eth_unsubscribe') return subscriptions.delete(String(params?.[0]));
+      return options.handle(method, params);
+    };
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
-      void answerBody(data.toString(), options.handle).then(({ body }) => {
+      void answerBody(data.toString(), handle).then(({ body }) => {
         if (body !== undefined && ws.readyState === ws.OPEN) ws.send(serialize(body));
       });
     });
@@ -62,6 +82,14 @@ export async function startJsonRpcServer(options: JsonRpcServerOptions): Promise
     url: httpUrl(host, port),
     wsUrl: httpUrl(host, port).replace(/^http/, 'ws'),
     webSockets: () => ({ accepted, open: sockets.size }),
+    notifyNewHead: (head) => {
+      for (const [ws, ids] of heads) {
+        for (const subscription of ids) {
+          if (ws.readyState === ws.OPEN) ws.send(serialize({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result: head } }));
+        }
+      }
+    },
+    headSubscriptions: () => [...heads.values()].reduce((n, ids) => n + ids.size, 0),
     stop: () =>
       (stopping ??= closeServer(server, () => {
         server.closeAllConnections();

@@ -6,8 +6,8 @@ import { watchKey } from '../../machines/balanceWatch.machine.ts';
 import type { PlannedToken } from '../../actors/platformPlan.ts';
 import { nodeCall } from './evmCalls.ts';
 import { readBalances } from './multicall/balanceReads.ts';
-import type { EvmConnection, WithEvmNodes } from './evmNodes.ts';
-import { WsPool } from './wsPool.ts';
+import { isWebSocketUrl, type EvmConnection, type EvmEndpoint, type WithEvmNodes } from './evmNodes.ts';
+import type { HeadListener } from '../../actors/ports/balanceWatch.ts';
 
 /**
  * The nodes a connection reads through, as one key: coins on the same chain with the same node
@@ -19,8 +19,7 @@ function nodeKey(connection: EvmConnection): string {
 
 /**
  * What to watch of an active EVM coin: the platform's own balance and each token's at the coin's
- * address (an ERC20 enabled on its own: its contract's), read through a watched node of its own
- * (its own sockets, closed when the node's last coin leaves).
+ * address (an ERC20 enabled on its own: its contract's), read through the coin's own nodes and sockets.
  */
 export function evmCoinWatch(coin: ActivatedCoin, withNodes: WithEvmNodes): CoinWatch {
   const connection = coin.connection as EvmConnection;
@@ -47,13 +46,44 @@ export function evmCoinWatch(coin: ActivatedCoin, withNodes: WithEvmNodes): Coin
 }
 
 function watchedEvmNode(of: EvmConnection, withNodes: WithEvmNodes): WatchedNode {
-  const connection: EvmConnection = { chainId: of.chainId, nodes: [...of.nodes], sockets: new WsPool() };
+  // The coin's own sockets (one per endpoint per coin, closed with the coin): the watcher, the
+  // activation and `my_balance` share them; the watcher moves to another coin's when this one goes.
+  const connection: EvmConnection = { chainId: of.chainId, nodes: [...of.nodes], sockets: of.sockets };
+  // A node's WebSocket pushes its heads (`url` or `ws_url`); gateway proxies sign calls, not subscriptions: polled.
+  const headsNode = of.nodes.find((n) => isWebSocketUrl(n.url) && !n.gatewayProxy);
   return {
     key: nodeKey(of),
     pollMs: of.balancePollMs ?? DEFAULT_BALANCE_POLL_MS,
     readBlock: (signal) => withNodes(connection, signal, async (provider) => Number(getBigInt((await nodeCall(provider.send('eth_blockNumber', []), 'eth_blockNumber')) as string))),
     read: (balances, signal) => withNodes(connection, signal, (provider) => readWatched(provider, balances)),
-    close: () => connection.sockets.close(),
+    close: () => undefined, // the sockets are the coin's, closed when the coin is released
+    ...(headsNode === undefined ? {} : { followHeads: (listener: HeadListener) => followHeads(connection, headsNode, listener) }),
+  };
+}
+
+/**
+ * `eth_subscribe("newHeads")` on the watcher's own socket to `node`: `live` once subscribed,
+ * `head` per block, `lost` if it fails or the socket closes. Stopping unsubscribes.
+ */
+function followHeads(connection: EvmConnection, node: EvmEndpoint, listener: HeadListener): () => void {
+  const controller = new AbortController();
+  let unsubscribe: (() => void) | undefined;
+  const lost = () => {
+    if (!controller.signal.aborted) listener.lost();
+  };
+  void (async () => {
+    const channel = await connection.sockets.channel(node.url, controller.signal);
+    unsubscribe = await channel.subscribe('newHeads', controller.signal, (head) => {
+      const number = (head as { number?: unknown } | null)?.number;
+      if (typeof number === 'string' && /^0x[0-9a-fA-F]+$/.test(number)) listener.head(Number(BigInt(number)));
+    });
+    if (controller.signal.aborted) return unsubscribe();
+    channel.onClosed(lost);
+    listener.live();
+  })().catch(lost);
+  return () => {
+    controller.abort();
+    unsubscribe?.();
   };
 }
 

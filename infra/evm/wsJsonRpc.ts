@@ -24,6 +24,9 @@ interface Pending {
 export class WsJsonRpcChannel {
   readonly #ws: WebSocket;
   readonly #pending = new Map<number, { entry: Pending; originalId: unknown }>();
+  /** `eth_subscribe` subscriptions by the node's id: what each notification's `result` goes to. */
+  readonly #subscriptions = new Map<string, (result: unknown) => void>();
+  readonly #closeListeners = new Set<() => void>();
   #nextId = 0;
   #closed = false;
 
@@ -105,6 +108,28 @@ export class WsJsonRpcChannel {
     });
   }
 
+  /**
+   * `eth_subscribe(kind)` on this socket: each `eth_subscription` notification's `result` goes to
+   * `onData`. Resolves with how to unsubscribe; rejects when the node refuses.
+   */
+  async subscribe(kind: string, signal: AbortSignal, onData: (result: unknown) => void): Promise<() => void> {
+    const answer = JSON.parse(await this.request(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_subscribe', params: [kind] }), signal)) as { result?: unknown; error?: { message?: unknown } };
+    if (typeof answer.result !== 'string') throw new EvmNodeError(`eth_subscribe ${kind} refused: ${printable(String(answer.error?.message ?? 'no id'))}`);
+    const id = answer.result;
+    this.#subscriptions.set(id, onData);
+    return () => {
+      if (!this.#subscriptions.delete(id) || this.#closed) return;
+      const unsubscribe = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'eth_unsubscribe', params: [id] });
+      this.request(unsubscribe, new AbortController().signal).catch(() => undefined); // best effort: the socket may close first
+    };
+  }
+
+  /** Runs `listener` once the socket has closed (at once if it has). */
+  onClosed(listener: () => void): void {
+    if (this.#closed) listener();
+    else this.#closeListeners.add(listener);
+  }
+
   /** Closes the socket; pending requests fail with `reason`. Idempotent. */
   close(reason: Error = new EvmNodeError('connection closed')): void {
     this.#fail(reason);
@@ -118,6 +143,11 @@ export class WsJsonRpcChannel {
     } catch {
       // A gateway proxy answers a refused call with a bare text such as "401 Unauthorized".
       return this.close(new EvmNodeError(`the node answered ${JSON.stringify(printable(text))}, not JSON-RPC`));
+    }
+    const notice = message as { method?: unknown; params?: { subscription?: unknown; result?: unknown } } | null;
+    if (notice?.method === 'eth_subscription' && typeof notice.params?.subscription === 'string') {
+      this.#subscriptions.get(notice.params.subscription)?.(notice.params.result);
+      return;
     }
     const answers = (Array.isArray(message) ? message : [message]) as unknown[];
     const touched = new Set<Pending>();
@@ -149,6 +179,10 @@ export class WsJsonRpcChannel {
 
   #fail(reason: Error): void {
     this.#closed = true;
+    this.#subscriptions.clear();
+    const listeners = [...this.#closeListeners];
+    this.#closeListeners.clear();
+    for (const listener of listeners) listener();
     const entries = new Set([...this.#pending.values()].map((p) => p.entry));
     this.#pending.clear();
     for (const entry of entries) entry.reject(reason);

@@ -257,4 +257,38 @@ describe('balances watched per node, once per block', () => {
       await second.stop();
     }
   });
+
+  test('Given a node with a ws_url, Then its heads are followed over one subscription: a transfer is read without any poll, and the clock polls nothing', async () => {
+    const clock = new ManualClock();
+    const proxy = await startLatencyProxy({ target: devnet.url, latencyMs: 0 });
+    const coins = devnetCoins(devnet).map((c) => ((c as { coin: string }).coin === 'ETH' || (c as { coin: string }).coin === 'DAI-ERC20' ? { ...(c as object), balance_poll_s: POLL_S } : c));
+    const s = await startStack({ devnet, clock, coins });
+    const subscriptionsBefore = devnet.headSubscriptions();
+    try {
+      const nodes = [{ url: proxy.url, ws_url: devnet.wsUrl }];
+      const eth = await s.v2('enable_eth_with_tokens', { ticker: 'ETH', nodes, swap_contract_address: SWAP_CONTRACT, fallback_swap_contract: SWAP_CONTRACT, erc20_tokens_requests: [{ ticker: 'USDT-ERC20' }] });
+      assert.equal(eth.status, 200, JSON.stringify(eth.body));
+      // legacy enable lists the same endpoints as urls: the same node list, the same watcher
+      const dai = await s.legacy('enable', { coin: 'DAI-ERC20', urls: [proxy.url, devnet.wsUrl], swap_contract_address: SWAP_CONTRACT });
+      assert.equal(dai.status, 200, JSON.stringify(dai.body));
+      await eventually(() => s.service.registry.balanceWatchers === 1 && devnet.headSubscriptions() === subscriptionsBefore + 1, 'one head subscription for the node');
+      proxy.reset();
+      clock.advance(3 * POLL);
+      assert.equal(proxy.stats().httpRequests, 0, 'no poll while heads are pushed');
+      const before = (await balanceEvents(s)).length;
+      await mint('DAI', 10n ** 17n);
+      await mint('USDT', 100_000n);
+      const events = (await untilBalanceEvents(s, before + 2)).slice(before);
+      assert.deepEqual(events.map((e) => e.split(' ').slice(0, 2).join(' ')).sort(), ['coin.DAI-ERC20 DAI-ERC20', 'coin.ETH USDT-ERC20']);
+      assert.ok(proxy.stats().httpRequests <= 2, `at most one read per block: ${JSON.stringify(proxy.stats())}`);
+      assert.equal(proxy.stats().byMethod.eth_blockNumber, proxy.stats().httpRequests, 'each read carries its block number');
+      assert.equal((await s.legacy('disable_coin', { coin: 'DAI-ERC20' })).status, 200);
+      assert.equal((await s.legacy('disable_coin', { coin: 'ETH' })).status, 200);
+      await eventually(() => devnet.headSubscriptions() === subscriptionsBefore, 'the subscription to end with the last coin');
+      assert.deepEqual(clock.dueIn(), []);
+    } finally {
+      await s.stop();
+      await proxy.stop();
+    }
+  });
 });
