@@ -9,7 +9,8 @@ import {
   type EnableActivationCommand,
   type PlatformActivationCommand,
 } from './ports/chainFamily.ts';
-import type { ActivationRequest, CoinRegistry, TokenActivation } from './coinRegistry.ts';
+import type { CoinRegistry } from './coinRegistry.ts';
+import type { ActivationRequest, TokenActivation } from './coinRequests.ts';
 import { planTokenActivation, type TokenActivationCommand } from './tokenPlan.ts';
 import { ActivationVia } from '../machines/activation.types.ts';
 import type { Activation } from './activationOutcome.ts';
