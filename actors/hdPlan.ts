@@ -4,7 +4,7 @@
  * coin's `derivation_path` and the address count earlier activations recorded.
  */
 import type { CoinEntry } from '../spec/coins.ts';
-import type { HdScanPlan } from '../machines/activation.types.ts';
+import type { HdScanPlan, HdScanRequest } from '../machines/activation.types.ts';
 import { ScanPolicy } from './hdScan.ts';
 import { ErrorType, errorSentence, invalidRequest } from '../spec/errors.ts';
 import { REQUEST_DEFAULTS, withoutEffectMessage, type FieldWithoutEffect } from '../spec/requestDefaults.ts';
@@ -106,17 +106,29 @@ export function requireSingleAddressScan(entry: CoinEntry, request: HdRequest | 
  * account and chain, or `undefined` when it was never activated (a new wallet).
  */
 export function resolveHdScan(entry: CoinEntry, request: HdRequest | undefined, known: (accountId: number, chain: 'External' | 'Internal') => number | undefined): HdScanPlan {
-  const path = resolveAddressPath(entry, request?.pathToAddress);
-  const recorded = known(path.accountId, path.chain);
-  const policy = request?.scanPolicy ?? ScanPolicy.ScanIfNewWallet;
-  const scan = policy === ScanPolicy.Scan || (policy === ScanPolicy.ScanIfNewWallet && recorded === undefined);
-  const gapLimit = request?.gapLimit ?? REQUEST_DEFAULTS.gap_limit;
-  if (scan && gapLimit < 1) throw invalidRequest('params.gap_limit: must be at least 1 to scan');
-  return {
-    ...path,
-    gapLimit,
-    scan,
-    minAddresses: Math.max(request?.minAddressesNumber ?? 0, path.addressId + 1),
-    knownAddresses: recorded ?? 0,
-  };
+  const resolved = resolveHdRequest(entry, request);
+  return completeHdScan(resolved, known(resolved.accountId, resolved.chain));
 }
+
+/**
+ * The HD fields resolved against the coin, before the wallet is known (a device names its wallet
+ * only once it gave its account node): the path, and the scan's defaults applied.
+ */
+export function resolveHdRequest(entry: CoinEntry, request: HdRequest | undefined): HdScanRequest {
+  const path = resolveAddressPath(entry, request?.pathToAddress);
+  const scanPolicy = request?.scanPolicy ?? ScanPolicy.ScanIfNewWallet;
+  const gapLimit = request?.gapLimit ?? REQUEST_DEFAULTS.gap_limit;
+  // `scan` always scans: refused here, before any device or node is asked.
+  if (scanPolicy === ScanPolicy.Scan && gapLimit < 1) throw invalidRequest(GAP_LIMIT_TOO_SMALL);
+  return { ...path, gapLimit, scanPolicy, minAddresses: Math.max(request?.minAddressesNumber ?? 0, path.addressId + 1) };
+}
+
+/** The scan once the wallet's recorded count for the account chain is known (`undefined`: never activated). */
+export function completeHdScan(request: HdScanRequest, recorded: number | undefined): HdScanPlan {
+  const { scanPolicy, ...rest } = request;
+  const scan = scanPolicy === ScanPolicy.Scan || (scanPolicy === ScanPolicy.ScanIfNewWallet && recorded === undefined);
+  if (scan && request.gapLimit < 1) throw invalidRequest(GAP_LIMIT_TOO_SMALL);
+  return { ...rest, scan, knownAddresses: recorded ?? 0 };
+}
+
+const GAP_LIMIT_TOO_SMALL = 'params.gap_limit: must be at least 1 to scan';
