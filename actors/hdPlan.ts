@@ -3,6 +3,7 @@
  * `min_addresses_number`): which address is enabled and how far to scan, resolved against the
  * coin's `derivation_path` and the address count earlier activations recorded.
  */
+import { createHash } from 'node:crypto';
 import type { CoinEntry } from '../spec/coins.ts';
 import type { HdScanPlan, HdScanRequest } from '../machines/activation.types.ts';
 import { ScanPolicy } from './hdScan.ts';
@@ -132,3 +133,12 @@ export function completeHdScan(request: HdScanRequest, recorded: number | undefi
 }
 
 const GAP_LIMIT_TOO_SMALL = 'params.gap_limit: must be at least 1 to scan';
+
+/**
+ * The wallet id a device account's addresses are recorded under: the first 20 bytes of SHA-256 of
+ * the account's compressed public key (hex, 40 digits). A device gives no master key, so the id is
+ * per account; each record is per coin and account anyway. Public data only.
+ */
+export function deviceWalletId(accountPublicKeyHex: string): string {
+  return createHash('sha256').update(Buffer.from(accountPublicKeyHex, 'hex')).digest('hex').slice(0, 40);
+}

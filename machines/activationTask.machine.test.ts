@@ -138,7 +138,7 @@ async function softwareTaskActivating(): Promise<Task> {
 /** Given a hardware-key task, planned: it waits for the device. */
 async function hardwareTaskWaiting(): Promise<Task> {
   const t = task();
-  t.plan().resolve({ plan, hardwarePath: PATH });
+  t.plan().resolve({ plan, device: { path: PATH } });
   await settle();
   return t;
 }
@@ -243,7 +243,7 @@ describe('activationTask machine', () => {
       const t = task();
       t.newEvents();
 
-      t.plan().resolve({ plan, hardwarePath: PATH });
+      t.plan().resolve({ plan, device: { path: PATH } });
       await settle();
 
       assert.equal(t.state(), 'waitingForDevice');
@@ -595,7 +595,7 @@ describe('activationTask machine, for every task kind', () => {
     describe(`Given a ${kind} task with a hardware key`, () => {
       test('when the device asks for the PIN and the user gives it, then the key read from the device is activated', async () => {
         const t = task();
-        t.plan().resolve({ plan: kindPlan, hardwarePath: path });
+        t.plan().resolve({ plan: kindPlan, device: { path } });
         await settle();
         t.device().resolve(undefined);
         await settle();
