@@ -622,6 +622,24 @@ describe('activationTask machine, for every task kind', () => {
           ],
         );
       });
+
+      test('when the plan asks for the account node, then the device session reads it at the account path and the activation gets it as deviceAccount, not as an address key', async () => {
+        const t = task();
+        const accountPath = "m/44'/2'/1'";
+        const read = { path: accountPath, account: { accountId: 1, coinName: 'Litecoin' } };
+        t.plan().resolve({ plan: kindPlan, device: read });
+        await settle();
+        t.device().resolve(undefined);
+        await settle();
+        assert.deepEqual(t.session().input, read);
+
+        const node = { accountId: 1, derivationPath: accountPath, publicKeyHex: `02${'11'.repeat(32)}`, chainCodeHex: '22'.repeat(32) };
+        t.session().report({ type: 'KEY_READ', key: node });
+        await settle();
+
+        assert.deepEqual(t.activation().input, { plan: { ...kindPlan, deviceAccount: node } });
+        assert.equal(t.session().signal.aborted, true);
+      });
     });
   }
 });
