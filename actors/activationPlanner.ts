@@ -126,9 +126,9 @@ export class ActivationPlanner {
   }
 
   /**
-   * The plan with what the key activates: a hardware key the one address the device gives, an
-   * Iguana key its one address (the HD fields pass only where they ask for no more); an HD
-   * mnemonic scans its account.
+   * The plan with what the key activates: a hardware key (outside a UTXO task over Electrum, see
+   * `#planStandalone`) the one address the device gives, an Iguana key its one address (the HD
+   * fields pass only where they ask for no more); an HD mnemonic scans its account.
    */
   #withKeyScope(plan: ActivationPlan, entry: CoinEntry, keyPolicy: KeyPolicy, request: HdRequest | undefined): ActivationPlan {
     const hd = this.#hd;
