@@ -384,6 +384,25 @@ describe('task::enable_utxo with a hardware key (fake device)', () => {
     }
   });
 
+  test('QTUM through task::enable_qtum with a hardware key: the same account scan, the node of m/44\'/2301\'/0\' asked by trezor_coin Qtum', async () => {
+    const fake = new FakeHardwareWallet({ connected: true });
+    const s = await stack({ hardware: async () => fake });
+    try {
+      const params = qtumParams();
+      const { body } = await init(s, 'enable_qtum', { ...params, activation_params: { ...params.activation_params, priv_key_policy: 'Trezor', scan_policy: 'scan', gap_limit: 3 } });
+      const { result } = await until(s, 'enable_qtum', body.result.task_id, false);
+      assert.equal(result.status, 'Ok', JSON.stringify(result));
+      assert.deepEqual(fake.calls.filter((c) => c.kind === 'accountPublicNode').map((c) => [c.path, c.coinName]), [["m/44'/2301'/0'", 'Qtum']]);
+      const key = HDNodeWallet.fromPhrase(FAKE_DEVICE_MNEMONIC, undefined, "m/44'/2301'/0'/0/0");
+      const address = payments.p2pkh({ pubkey: Buffer.from(key.publicKey.slice(2), 'hex'), network: { pubKeyHash: 58 } as never }).address!;
+      const account = result.details.wallet_balance.accounts[0];
+      assert.equal(account.derivation_path, "m/44'/2301'/0'");
+      assert.deepEqual(account.addresses.map((a: any) => a.address), [address], 'a new wallet: address 0 listed, the gap of 3 read');
+    } finally {
+      await s.stop();
+    }
+  });
+
   test('path_to_address and min_addresses_number have their meaning: the Internal chain, listed from 0 to the enabled address; a bad gap_limit is refused at init', async () => {
     const fake = new FakeHardwareWallet({ pin: '2468' });
     const s = await stack({ hardware: async () => fake });
