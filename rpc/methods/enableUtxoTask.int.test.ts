@@ -243,7 +243,7 @@ describe('task::enable_utxo and task::enable_qtum over Electrum (devnet litecoin
         ['min_connected above max_connected', (p) => ({ ...p, activation_params: { ...p.activation_params, mode: { rpc: 'Electrum', rpc_data: { servers: servers(), min_connected: 2, max_connected: 1 } } } }), /^min_connected \(2\) must be <= max_connected \(1\)$/],
         ['a server that is not host:port', (p) => ({ ...p, activation_params: { ...p.activation_params, mode: { rpc: 'Electrum', rpc_data: { servers: [{ url: 'nope', protocol: 'TCP' }] } } } }), /^servers\[0\]\.url "nope": expected host:port$/],
         ['utxo_merge_params', (p) => ({ ...p, activation_params: { ...p.activation_params, utxo_merge_params: { merge_at: 10 } } }), /^utxo_merge_params is not supported/],
-        ['an HD scan with an Iguana key', (p) => ({ ...p, activation_params: { ...p.activation_params, scan_policy: 'scan' } }), /^params\.scan_policy "scan": an Iguana key \(enable_hd false\) has one address per coin \(LTC\)/],
+        ['an HD scan with an Iguana key', (p) => ({ ...p, activation_params: { ...p.activation_params, scan_policy: 'scan' } }), /scan_policy "scan": an Iguana key \(enable_hd false\) has one address per coin \(LTC\), with no address scan, so it would have no effect/],
         ['a priv_key_policy this build does not know', (p) => ({ ...p, activation_params: { ...p.activation_params, priv_key_policy: 'Ledger' } }), /^params\.activation_params\.priv_key_policy/],
       ];
       for (const [what, mutate, message] of cases) {
