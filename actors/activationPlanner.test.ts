@@ -37,7 +37,7 @@ describe('a hardware key\'s UTXO coin over Electrum', () => {
     const plan = p.plan(command(KeyPolicy.Hardware, { scanPolicy: 'scan', gapLimit: 7, minAddressesNumber: 1, pathToAddress: { accountId: 2, chain: 'Internal', addressId: 4 } }));
     assert.deepEqual(plan.deviceHd, { accountId: 2, chain: 'Internal', addressId: 4, gapLimit: 7, scanPolicy: 'scan', minAddresses: 5 });
     assert.equal(plan.hd, undefined, 'not scanned before the device names its wallet');
-    assert.deepEqual(p.hardwareRead(plan), { path: "m/44'/2'/2'", account: { accountId: 2, coinName: 'Litecoin' } });
+    assert.deepEqual(p.hardwareRead(plan), { path: "m/44'/2'/2'", account: { accountId: 2, protocol: 'bitcoin', coinName: 'Litecoin' } });
   });
 
   test('given the device\'s node, when the plan is completed, then scan_if_new_wallet reads the count that wallet recorded, and a new wallet is scanned', () => {
@@ -61,6 +61,12 @@ describe('a hardware key\'s UTXO coin over Electrum', () => {
       assert.throws(() => p.plan(command(KeyPolicy.Hardware, hd)), (e) => isActivationError(e) && e.errorType === 'InvalidRequest' && field.test(e.message));
     refused({ pathToAddress: { derivationPath: "m/44'/0'/0'/0/0" } }, /path_to_address\.derivation_path/);
     refused({ scanPolicy: 'scan', gapLimit: 0 }, /gap_limit/);
+  });
+
+  test('given an EVM platform\'s device account, when the device read is asked, then it is Ethereum\'s node (no coin name)', () => {
+    const deviceHd = { accountId: 3, chain: 'External' as const, addressId: 0, gapLimit: 20, scanPolicy: 'scan' as const, minAddresses: 1 };
+    const evmPlan: ActivationPlan = { ticker: 'LTC', family: ChainFamilyId.Evm, via: ActivationVia.EnableEthTask, tokens: [], getBalances: true, params: {}, deviceHd };
+    assert.deepEqual(planner().hardwareRead(evmPlan), { path: "m/44'/2'/3'", account: { accountId: 3, protocol: 'ethereum' } });
   });
 
   test('given a native daemon, when planned, then the device key stays one address (the HD fields by the one rule)', () => {

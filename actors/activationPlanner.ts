@@ -9,7 +9,7 @@ import { parseCoinProtocol, protocolTypeName } from '../spec/coins.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { HdAddressesProjection } from '../events/projections/hdAddresses.ts';
 import { completeHdScan, deviceWalletId, requireSingleAddressPath, requireSingleAddressScan, resolveHdRequest, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
-import { ActivationVia, KeyPolicy, type ActivationPlan } from '../machines/activation.types.ts';
+import { ActivationVia, ChainFamilyId, KeyPolicy, type ActivationPlan } from '../machines/activation.types.ts';
 import type { DeviceRead } from '../machines/activationTask.machine.ts';
 import type { CoinEntry } from '../spec/coins.ts';
 import type { HdRequest } from './hdPlan.ts';
@@ -80,8 +80,10 @@ export class ActivationPlanner {
     if (plan.deviceHd === undefined) return { path: this.hardwarePath(plan.ticker) };
     const entry = this.#coins.find(plan.ticker);
     const { accountId } = plan.deviceHd;
+    const path = `${entry!.derivation_path}/${accountId}'`;
+    if (plan.family === ChainFamilyId.Evm) return { path, account: { accountId, protocol: 'ethereum' } };
     const coinName = entry?.trezor_coin;
-    return { path: `${entry!.derivation_path}/${accountId}'`, account: { accountId, ...(coinName === undefined ? {} : { coinName }) } };
+    return { path, account: { accountId, protocol: 'bitcoin', ...(coinName === undefined ? {} : { coinName }) } };
   }
 
   /**
@@ -122,13 +124,14 @@ export class ActivationPlanner {
     }
     const familyPlan = family.plan(command, { platform, platformProtocol: parsed.protocol, coins: this.#coins, useTradingProtoV2: this.#useTradingProtoV2 });
     const plan = { ...familyPlan, settings: planSettings(command, platform, this.#coins, familyPlan) };
+    if (command.keyPolicy === KeyPolicy.Hardware && plan.family === ChainFamilyId.Evm) return this.#deviceAccountScan(plan, platform, command.hd);
     return this.#withKeyScope(plan, platform, command.keyPolicy, command.hd);
   }
 
   /**
-   * The plan with what the key activates: a hardware key (outside a UTXO task over Electrum, see
-   * `#planStandalone`) the one address the device gives, an Iguana key its one address (the HD
-   * fields pass only where they ask for no more); an HD mnemonic scans its account.
+   * The plan with what the key activates: a hardware key here (a UTXO coin over a native daemon;
+   * elsewhere `#deviceAccountScan`) the one address the device gives, an Iguana key its one address
+   * (the HD fields pass only where they ask for no more); an HD mnemonic scans its account.
    */
   #withKeyScope(plan: ActivationPlan, entry: CoinEntry, keyPolicy: KeyPolicy, request: HdRequest | undefined): ActivationPlan {
     const hd = this.#hd;
@@ -187,12 +190,17 @@ export class ActivationPlanner {
     }
     const familyPlan = family.plan(command, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins });
     const plan = { ...familyPlan, settings: planSettings(command, entry, this.#coins, familyPlan) };
-    if (command.keyPolicy === KeyPolicy.Hardware && command.mode.rpc === 'Electrum') {
-      // A device's coin is an HD account, scanned as a mnemonic's (the reference's Trezor is always HD).
-      if (entry.derivation_path === undefined) this.hardwarePath(ticker); // refuses, naming the coin
-      return { ...plan, deviceHd: resolveHdRequest(entry, command.hd) };
-    }
+    if (command.keyPolicy === KeyPolicy.Hardware && command.mode.rpc === 'Electrum') return this.#deviceAccountScan(plan, entry, command.hd);
     return this.#withKeyScope(plan, entry, command.keyPolicy, command.hd);
+  }
+
+  /**
+   * A device's coin is an HD account, scanned as a mnemonic's (the reference's Trezor is always HD):
+   * the HD fields resolved now, the scan completed once the device gave the account's node.
+   */
+  #deviceAccountScan(plan: ActivationPlan, entry: CoinEntry, request: HdRequest | undefined): ActivationPlan {
+    if (entry.derivation_path === undefined) this.hardwarePath(entry.coin); // refuses, naming the coin
+    return { ...plan, deviceHd: resolveHdRequest(entry, request) };
   }
 
   /**

@@ -48,8 +48,8 @@ async function readKey(wallet: HardwareWallet, read: DeviceRead, request: Public
     const { publicKey, address } = await wallet.ethereumPublicKey(request);
     return { uncompressedHex: publicKey.uncompressedHex, address, derivationPath: read.path };
   }
-  const coinName = read.account.coinName;
-  const node = await wallet.accountPublicNode({ ...request, ...(coinName === undefined ? {} : { coinName }) });
+  const { coinName, protocol } = read.account;
+  const node = await wallet.accountPublicNode({ ...request, protocol, ...(coinName === undefined ? {} : { coinName }) });
   return {
     accountId: read.account.accountId,
     derivationPath: read.path,

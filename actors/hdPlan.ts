@@ -53,8 +53,8 @@ export type SingleAddressKey = (typeof SingleAddressKey)[keyof typeof SingleAddr
 
 /**
  * `path_to_address` where the key has one address: an Iguana key (`enable_hd` false), or a hardware
- * key read at account 0, External, index 0 only (`task::enable_eth`, a UTXO coin over a native
- * daemon; docs/compatibility.md §6; over Electrum a device's UTXO coin is an HD account). The
+ * key read at account 0, External, index 0 only (a UTXO coin over a native daemon;
+ * docs/compatibility.md §6; elsewhere a device's coin is an HD account). The
  * reference ignores the path there; clients (the reference's own among them) send the default path
  * with every request, so a path naming that address is accepted, and any other is refused rather
  * than silently dropped: `UnexpectedDerivationMethod` for an Iguana key, `InvalidRequest` for a

@@ -626,7 +626,7 @@ describe('activationTask machine, for every task kind', () => {
       test('when the plan asks for the account node, then the device session reads it at the account path and the activation gets it as deviceAccount, not as an address key', async () => {
         const t = task();
         const accountPath = "m/44'/2'/1'";
-        const read = { path: accountPath, account: { accountId: 1, coinName: 'Litecoin' } };
+        const read = { path: accountPath, account: { accountId: 1, protocol: 'bitcoin' as const, coinName: 'Litecoin' } };
         t.plan().resolve({ plan: kindPlan, device: read });
         await settle();
         t.device().resolve(undefined);

@@ -52,7 +52,7 @@ export interface ActivationTaskInput {
  */
 export interface DeviceRead {
   readonly path: string;
-  readonly account?: { readonly accountId: number; readonly coinName?: string };
+  readonly account?: { readonly accountId: number; readonly protocol: 'bitcoin' | 'ethereum'; readonly coinName?: string };
 }
 
 /** What planning yields: the plan, and for a hardware key what to read from the device. */

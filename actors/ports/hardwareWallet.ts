@@ -24,7 +24,9 @@ export interface PublicKeyRequest {
 
 /** A request for an account's public node: `path` is the account's, e.g. `m/44'/2'/0'`. */
 export interface AccountNodeRequest extends PublicKeyRequest {
-  /** The device's name of the coin (coins file `trezor_coin`, e.g. `Litecoin`); absent: the device infers it from the path. */
+  /** Which app of the device derives it: a Bitcoin-like coin's (`GetPublicKey`) or Ethereum's (`EthereumGetPublicKey`). */
+  readonly protocol: 'bitcoin' | 'ethereum';
+  /** A Bitcoin-like coin's name on the device (coins file `trezor_coin`, e.g. `Litecoin`); absent: inferred from the path. */
   readonly coinName?: string;
 }
 

@@ -1,4 +1,4 @@
-import { SigningKey, computeAddress, getBytes } from 'ethers';
+import { HDNodeWallet, SigningKey, getBytes } from 'ethers';
 import type { AccountNodeRequest, AccountPublicNode, DeviceInfo, HardwareWallet, PublicKeyRequest } from '../../actors/ports/hardwareWallet.ts';
 import { createDeviceKeys, parseBip32Path, TEST_MNEMONIC } from './deviceKeys.ts';
 import type { PublicKey } from '../../actors/ports/keyProvider.ts';
@@ -7,8 +7,8 @@ import { ActivationError, ErrorType } from '../../spec/errors.ts';
 /** Seed of the fake device's account nodes (the standard Trezor test mnemonic, never a real wallet's). */
 export const FAKE_DEVICE_MNEMONIC = TEST_MNEMONIC;
 
-/** Key of the fake device (a throwaway test key, never a real wallet's). */
-export const FAKE_DEVICE_PRIVATE_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
+/** The Ethereum key `ethereumPublicKey` answers, whatever the path: address 0 of the seed's ETH account 0. */
+const FAKE_DEVICE_ETH_PATH = "m/44'/60'/0'/0/0";
 
 export interface FakeHardwareWalletOptions {
   /** The PIN the device accepts (keypad positions); `undefined`: the device is unlocked. */
@@ -24,14 +24,15 @@ export interface FakeCall {
   readonly kind: 'waitForDevice' | 'ethereumPublicKey' | 'accountPublicNode';
   readonly signal: AbortSignal;
   readonly path?: string;
-  /** `accountPublicNode`: the coin name it was asked with. */
+  /** `accountPublicNode`: the device app asked (Bitcoin-like or Ethereum) and the coin name. */
+  readonly protocol?: 'bitcoin' | 'ethereum';
   readonly coinName?: string;
 }
 
 /**
  * A scriptable `HardwareWallet` for task tests: waits for `connect()`, asks for its PIN through
  * `requestPin`, checks it (a wrong PIN is `HwError {"kind":"WrongPin"}`), and returns a fixed key
- * (`ethereumPublicKey`) or the account node of {@link FAKE_DEVICE_MNEMONIC} at the path asked
+ * (`ethereumPublicKey`: the seed's `m/44'/60'/0'/0/0`) or the account node of {@link FAKE_DEVICE_MNEMONIC} at the path asked
  * (`accountPublicNode`).
  * It records signals and counts, never PIN values.
  */
@@ -49,13 +50,12 @@ export class FakeHardwareWallet implements HardwareWallet {
   #confirmWaiters: (() => void)[] = [];
 
   constructor(options: FakeHardwareWalletOptions = {}) {
-    const key = new SigningKey(FAKE_DEVICE_PRIVATE_KEY);
-    const compressed = getBytes(key.compressedPublicKey);
-    this.address = computeAddress(key.publicKey);
+    const key = HDNodeWallet.fromPhrase(FAKE_DEVICE_MNEMONIC, undefined, FAKE_DEVICE_ETH_PATH);
+    this.address = key.address;
     this.publicKey = {
-      compressed,
-      compressedHex: key.compressedPublicKey.slice(2),
-      uncompressedHex: key.publicKey.slice(2),
+      compressed: getBytes(key.publicKey),
+      compressedHex: key.publicKey.slice(2),
+      uncompressedHex: SigningKey.computePublicKey(key.publicKey, false).slice(2),
     };
     this.#pin = options.pin;
     this.#connected = options.connected ?? false;
@@ -87,7 +87,7 @@ export class FakeHardwareWallet implements HardwareWallet {
   }
 
   async accountPublicNode(request: AccountNodeRequest): Promise<AccountPublicNode> {
-    this.#record({ kind: 'accountPublicNode', signal: request.signal, path: request.path, ...(request.coinName === undefined ? {} : { coinName: request.coinName }) });
+    this.#record({ kind: 'accountPublicNode', signal: request.signal, path: request.path, protocol: request.protocol, ...(request.coinName === undefined ? {} : { coinName: request.coinName }) });
     await this.#unlockAndConfirm(request);
     const { node } = this.#keys.publicNode(parseBip32Path(request.path));
     const compressedHex = node.public_key.toLowerCase();

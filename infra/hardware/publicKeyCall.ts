@@ -40,13 +40,16 @@ export async function readEthereumPublicKey(
 }
 
 /**
- * `getPublicKey` at an account path, never shown on the screen: connect asks the device for the
- * node and for its child 0 and checks the one derives the other before answering. Resolves with the
- * node's key and chain code.
+ * The node at an account path, never shown on the screen: `getPublicKey` for a Bitcoin-like coin
+ * (connect asks the device for the node and for its child 0 and checks the one derives the other
+ * before answering), `ethereumGetPublicKey` for Ethereum. Resolves with the node's key and chain code.
  */
 export async function readAccountPublicNode(runtime: ConnectRuntime, request: AccountNodeRequest, clock: Clock, log?: Log): Promise<AccountPublicNode> {
   const coin = request.coinName === undefined ? {} : { coin: request.coinName };
-  const payload = await callDevice(runtime, request, clock, log, () => runtime.api.getPublicKey({ path: request.path, showOnTrezor: false, ...coin }));
+  const payload =
+    request.protocol === 'ethereum'
+      ? await callDevice(runtime, request, clock, log, () => runtime.api.ethereumGetPublicKey({ path: request.path, showOnTrezor: false }))
+      : await callDevice(runtime, request, clock, log, () => runtime.api.getPublicKey({ path: request.path, showOnTrezor: false, ...coin }));
   if (!/^[0-9a-fA-F]{64}$/.test(payload.chainCode)) throw hwError('Failure', { detail: 'the device returned a malformed chain code' });
   return { publicKey: toPublicKey(payload.publicKey), chainCode: Uint8Array.from(Buffer.from(payload.chainCode, 'hex')) };
 }

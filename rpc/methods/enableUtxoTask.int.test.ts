@@ -357,7 +357,7 @@ describe('task::enable_utxo with a hardware key (fake device)', () => {
       assert.equal(result.status, 'Ok', JSON.stringify(result));
       // One device call, for the account node, named by the coins file's trezor_coin; no address key.
       const deviceCalls = fake.calls.filter((c) => c.kind !== 'waitForDevice');
-      assert.deepEqual(deviceCalls.map((c) => [c.kind, c.path, c.coinName]), [['accountPublicNode', "m/44'/2'/0'", 'Litecoin']]);
+      assert.deepEqual(deviceCalls.map((c) => [c.kind, c.path, c.protocol, c.coinName]), [['accountPublicNode', "m/44'/2'/0'", 'bitcoin', 'Litecoin']]);
       const account = result.details.wallet_balance.accounts[0];
       assert.equal(result.details.wallet_balance.wallet_type, 'HD');
       assert.equal(account.derivation_path, "m/44'/2'/0'");
