@@ -54,7 +54,8 @@ const planner = {
     getBalances: c.getBalances,
     params: {},
   }),
-  hardwarePath: () => "m/44'/60'/0'/0/0",
+  hardwareRead: () => ({ path: "m/44'/60'/0'/0/0" }),
+  withDeviceAccount: (plan: ActivationPlan) => plan,
 } as unknown as ActivationService;
 
 /** The registry's view of the log: appends wait for `open()`. */
