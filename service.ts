@@ -152,6 +152,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       registry,
       enabledCoins,
       useTradingProtoV2: config.useTradingProtoV2,
+      recordedAddresses: hdAddresses,
       ...(hd ? { hd } : {}),
     });
     const hw = config.hardwareWallet;

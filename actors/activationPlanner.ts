@@ -8,8 +8,9 @@ import { ActivationError, ErrorType, errorSentence, invalidRequest } from '../sp
 import { parseCoinProtocol, protocolTypeName } from '../spec/coins.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { HdAddressesProjection } from '../events/projections/hdAddresses.ts';
-import { requireSingleAddressPath, requireSingleAddressScan, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
-import { ActivationVia, KeyPolicy, type ActivationPlan } from '../machines/activation.types.ts';
+import { completeHdScan, deviceWalletId, requireSingleAddressPath, requireSingleAddressScan, resolveHdRequest, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
+import { ActivationVia, ChainFamilyId, KeyPolicy, type ActivationPlan } from '../machines/activation.types.ts';
+import type { DeviceRead } from '../machines/activationTask.machine.ts';
 import type { CoinEntry } from '../spec/coins.ts';
 import type { HdRequest } from './hdPlan.ts';
 import {
@@ -35,18 +36,25 @@ export class ActivationPlanner {
   readonly #coins: CoinsCatalog;
   readonly #families: Pick<ChainFamilies, 'serving' | 'servedTypes'>;
   readonly #hd: HdWallet | undefined;
+  readonly #recorded: Pick<HdAddressesProjection, 'known'> | undefined;
   readonly #useTradingProtoV2: boolean;
 
   constructor(deps: {
     coins: CoinsCatalog;
     families: Pick<ChainFamilies, 'serving' | 'servedTypes'>;
     hd?: HdWallet | undefined;
+    /**
+     * The address counts earlier activations recorded, for every wallet (a device's accounts
+     * included, whatever the node's own key). @default deps.hd.known, else none recorded
+     */
+    recordedAddresses?: Pick<HdAddressesProjection, 'known'> | undefined;
     /** MM2.json `use_trading_proto_v2` (see {@link PlanContext}). @default false */
     useTradingProtoV2?: boolean;
   }) {
     this.#coins = deps.coins;
     this.#families = deps.families;
     this.#hd = deps.hd;
+    this.#recorded = deps.recordedAddresses ?? deps.hd?.known;
     this.#useTradingProtoV2 = deps.useTradingProtoV2 ?? false;
   }
 
@@ -61,6 +69,34 @@ export class ActivationPlanner {
       throw invalidRequest(message);
     }
     return `${path}/0'/0/0`;
+  }
+
+  /**
+   * What a hardware task reads from the device for `plan`: for an account scan (`deviceHd`) the
+   * account's public node at `derivation_path/<account>'`, named to the device by the coin's
+   * `trezor_coin`; otherwise the key at {@link hardwarePath}.
+   */
+  hardwareRead(plan: ActivationPlan): DeviceRead {
+    if (plan.deviceHd === undefined) return { path: this.hardwarePath(plan.ticker) };
+    const entry = this.#coins.find(plan.ticker);
+    const { accountId } = plan.deviceHd;
+    const path = `${entry!.derivation_path}/${accountId}'`;
+    if (plan.family === ChainFamilyId.Evm) return { path, account: { accountId, protocol: 'ethereum' } };
+    const coinName = entry?.trezor_coin;
+    return { path, account: { accountId, protocol: 'bitcoin', ...(coinName === undefined ? {} : { coinName }) } };
+  }
+
+  /**
+   * A device account's plan once the device gave the account's node: the scan of `deviceHd`, with
+   * what earlier activations of that wallet recorded (the node names the wallet, `deviceWalletId`).
+   * Any other plan is returned as it is.
+   */
+  withDeviceAccount(plan: ActivationPlan): ActivationPlan {
+    const { deviceHd, deviceAccount } = plan;
+    if (deviceHd === undefined || deviceAccount === undefined) return plan;
+    const walletId = deviceWalletId(deviceAccount.publicKeyHex);
+    const recorded = this.#recorded?.known(walletId, plan.ticker, deviceHd.accountId, deviceHd.chain);
+    return { ...plan, hd: { ...completeHdScan(deviceHd, recorded), walletId } };
   }
 
   /** Platform config → protocol parse → a family that serves the protocol → the family's checks. */
@@ -88,13 +124,14 @@ export class ActivationPlanner {
     }
     const familyPlan = family.plan(command, { platform, platformProtocol: parsed.protocol, coins: this.#coins, useTradingProtoV2: this.#useTradingProtoV2 });
     const plan = { ...familyPlan, settings: planSettings(command, platform, this.#coins, familyPlan) };
+    if (command.keyPolicy === KeyPolicy.Hardware && plan.family === ChainFamilyId.Evm) return this.#deviceAccountScan(plan, platform, command.hd);
     return this.#withKeyScope(plan, platform, command.keyPolicy, command.hd);
   }
 
   /**
-   * The plan with what the key activates: a hardware key the one address the device gives, an
-   * Iguana key its one address (the HD fields pass only where they ask for no more); an HD
-   * mnemonic scans its account.
+   * The plan with what the key activates: a hardware key here (a UTXO coin over a native daemon;
+   * elsewhere `#deviceAccountScan`) the one address the device gives, an Iguana key its one address
+   * (the HD fields pass only where they ask for no more); an HD mnemonic scans its account.
    */
   #withKeyScope(plan: ActivationPlan, entry: CoinEntry, keyPolicy: KeyPolicy, request: HdRequest | undefined): ActivationPlan {
     const hd = this.#hd;
@@ -153,7 +190,17 @@ export class ActivationPlanner {
     }
     const familyPlan = family.plan(command, { platform: entry, platformProtocol: parsed.protocol, coins: this.#coins });
     const plan = { ...familyPlan, settings: planSettings(command, entry, this.#coins, familyPlan) };
+    if (command.keyPolicy === KeyPolicy.Hardware && command.mode.rpc === 'Electrum') return this.#deviceAccountScan(plan, entry, command.hd);
     return this.#withKeyScope(plan, entry, command.keyPolicy, command.hd);
+  }
+
+  /**
+   * A device's coin is an HD account, scanned as a mnemonic's (the reference's Trezor is always HD):
+   * the HD fields resolved now, the scan completed once the device gave the account's node.
+   */
+  #deviceAccountScan(plan: ActivationPlan, entry: CoinEntry, request: HdRequest | undefined): ActivationPlan {
+    if (entry.derivation_path === undefined) this.hardwarePath(entry.coin); // refuses, naming the coin
+    return { ...plan, deviceHd: resolveHdRequest(entry, request) };
   }
 
   /**

@@ -2,6 +2,7 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { EnabledCoin, EnabledCoinsProjection } from '../events/projections/enabledCoins.ts';
 import type { ActivatedCoin, ActivatedToken, ActivationPlan, Balance } from '../machines/activation.types.ts';
+import type { DeviceRead } from '../machines/activationTask.machine.ts';
 import {
   CommandKind,
   type ActivationCommand,
@@ -9,7 +10,8 @@ import {
   type EnableActivationCommand,
   type PlatformActivationCommand,
 } from './ports/chainFamily.ts';
-import type { ActivationRequest, CoinRegistry, TokenActivation } from './coinRegistry.ts';
+import type { CoinRegistry } from './coinRegistry.ts';
+import type { ActivationRequest, TokenActivation } from './coinRequests.ts';
 import { planTokenActivation, type TokenActivationCommand } from './tokenPlan.ts';
 import { ActivationVia } from '../machines/activation.types.ts';
 import type { Activation } from './activationOutcome.ts';
@@ -60,11 +62,13 @@ export class ActivationService {
     enabledCoins: EnabledCoinsProjection;
     /** Set in HD mode: the wallet's id and the address counts earlier activations recorded. */
     hd?: HdWallet;
+    /** The address counts recorded for every wallet, a device's included (see {@link ActivationPlanner}). */
+    recordedAddresses?: HdWallet['known'];
     /** MM2.json `use_trading_proto_v2`: EVM trading coins then need `swap_v2_contracts`. @default false */
     useTradingProtoV2?: boolean;
   }) {
-    const { coins, families, hd, useTradingProtoV2 } = deps;
-    this.#planner = new ActivationPlanner({ coins, families, hd, ...(useTradingProtoV2 === undefined ? {} : { useTradingProtoV2 }) });
+    const { coins, families, hd, recordedAddresses, useTradingProtoV2 } = deps;
+    this.#planner = new ActivationPlanner({ coins, families, hd, recordedAddresses, ...(useTradingProtoV2 === undefined ? {} : { useTradingProtoV2 }) });
     this.#families = deps.families;
     this.#registry = deps.registry;
     this.#enabledCoins = deps.enabledCoins;
@@ -98,9 +102,14 @@ export class ActivationService {
     this.#registry.assertCanActivate(request);
   }
 
-  /** BIP32 path a hardware key reads for `ticker` (see {@link ActivationPlanner.hardwarePath}). */
-  hardwarePath(ticker: string): string {
-    return this.#planner.hardwarePath(ticker);
+  /** What a hardware task reads from the device (see {@link ActivationPlanner.hardwareRead}). */
+  hardwareRead(plan: ActivationPlan): DeviceRead {
+    return this.#planner.hardwareRead(plan);
+  }
+
+  /** A device account's plan with its scan, once the device gave the node (see {@link ActivationPlanner.withDeviceAccount}). */
+  withDeviceAccount(plan: ActivationPlan): ActivationPlan {
+    return this.#planner.withDeviceAccount(plan);
   }
 
   /** The checks of a platform-with-tokens command (see {@link ActivationPlanner.planPlatform}). */

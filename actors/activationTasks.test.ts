@@ -5,7 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ActivationTasks } from './activationTasks.ts';
-import { CoinRegistry, type ActivateCoin } from './coinRegistry.ts';
+import { CoinRegistry } from './coinRegistry.ts';
+import type { ActivateCoin } from './coinRequests.ts';
 import type { ActivationService } from './activationService.ts';
 import type { PlatformActivationCommand } from './ports/chainFamily.ts';
 import { EmbeddedEventLog } from '../events/log/embeddedEventLog.ts';
@@ -53,7 +54,8 @@ const planner = {
     getBalances: c.getBalances,
     params: {},
   }),
-  hardwarePath: () => "m/44'/60'/0'/0/0",
+  hardwareRead: () => ({ path: "m/44'/60'/0'/0/0" }),
+  withDeviceAccount: (plan: ActivationPlan) => plan,
 } as unknown as ActivationService;
 
 /** The registry's view of the log: appends wait for `open()`. */

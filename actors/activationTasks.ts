@@ -10,7 +10,8 @@ import type { Clock } from '../kernel/clock.ts';
 import type { HardwareWallet } from './ports/hardwareWallet.ts';
 import { activationRequest, type ActivationService } from './activationService.ts';
 import { CommandKind, type ActivationCommand } from './ports/chainFamily.ts';
-import type { CoinRegistry, Reservation } from './coinRegistry.ts';
+import type { CoinRegistry } from './coinRegistry.ts';
+import type { Reservation } from './coinRequests.ts';
 import type { Activation } from './activationOutcome.ts';
 import { xstateClock } from './xstateClock.ts';
 import { deviceSessionActor } from './deviceSession.ts';
@@ -154,11 +155,11 @@ export class ActivationTasks {
     return task;
   }
 
-  /** The plan of a task's command and, for a hardware key, the path the device reads. */
+  /** The plan of a task's command and, for a hardware key, what the device reads. */
   #plan(command: ActivationCommand): PlannedTask {
     const { service } = this.#deps;
     const plan = service.plan(command);
-    return keyPolicyOf(command) === KeyPolicy.Hardware ? { plan, hardwarePath: service.hardwarePath(command.ticker) } : { plan };
+    return keyPolicyOf(command) === KeyPolicy.Hardware ? { plan, device: service.hardwareRead(plan) } : { plan };
   }
 
   #createActor(taskId: number, command: ActivationCommand, reservation: Reservation, planned: PlannedTask | undefined): TaskActor {
@@ -172,7 +173,7 @@ export class ActivationTasks {
           let settled = false;
           let activation: Promise<Activation>;
           try {
-            activation = registry.activate(input.plan, { reservation, taskId, onChainRead: () => sendBack({ type: 'CHAIN_READ' }) });
+            activation = registry.activate(this.#deps.service.withDeviceAccount(input.plan), { reservation, taskId, onChainRead: () => sendBack({ type: 'CHAIN_READ' }) });
           } catch (error) {
             activation = Promise.reject(error); // e.g. the service is stopping: the task still ends
           }

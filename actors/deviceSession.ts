@@ -1,15 +1,17 @@
 import { fromCallback, type AnyEventObject } from 'xstate';
-import type { HardwareWallet } from './ports/hardwareWallet.ts';
-import type { DeviceSessionEvent } from '../machines/activationTask.machine.ts';
+import type { HardwareWallet, PublicKeyRequest } from './ports/hardwareWallet.ts';
+import type { DeviceRead, DeviceSessionEvent } from '../machines/activationTask.machine.ts';
+import type { DeviceKey } from '../machines/activation.types.ts';
 
 /**
- * The invoked device step of a hardware task: reads the Ethereum public key at `path`, telling the
- * task when the device wants its PIN or a button press, and receiving the PIN as a `PIN` event.
+ * The invoked device step of a hardware task: reads what the plan asks of the device (the Ethereum
+ * public key of one address, or an account's public node for an HD scan), telling the task when
+ * the device wants its PIN or a button press, and receiving the PIN as a `PIN` event.
  * The PIN only passes through here to the device; it is never stored or reported.
  * Leaving the step aborts the device call.
  */
 export function deviceSessionActor(hardware: () => Promise<HardwareWallet>) {
-  return fromCallback<AnyEventObject, { path: string }>(({ input, sendBack, receive }) => {
+  return fromCallback<AnyEventObject, DeviceRead>(({ input, sendBack, receive }) => {
     const controller = new AbortController();
     let deliverPin: ((pin: string) => void) | undefined;
     const report = (event: DeviceSessionEvent) => {
@@ -21,24 +23,37 @@ export function deviceSessionActor(hardware: () => Promise<HardwareWallet>) {
         deliverPin = undefined;
       }
     });
-    hardware()
-      .then((wallet) =>
-        wallet.ethereumPublicKey({
-          path: input.path,
-          signal: controller.signal,
-          requestPin: () =>
-            new Promise<string>((resolve) => {
-              deliverPin = resolve;
-              report({ type: 'PIN_REQUESTED' });
-            }),
-          onButtonRequest: () => report({ type: 'BUTTON_REQUESTED' }),
+    const request: PublicKeyRequest = {
+      path: input.path,
+      signal: controller.signal,
+      requestPin: () =>
+        new Promise<string>((resolve) => {
+          deliverPin = resolve;
+          report({ type: 'PIN_REQUESTED' });
         }),
-      )
+      onButtonRequest: () => report({ type: 'BUTTON_REQUESTED' }),
+    };
+    hardware()
+      .then((wallet) => readKey(wallet, input, request))
       .then(
-        ({ publicKey, address }) =>
-          report({ type: 'KEY_READ', key: { uncompressedHex: publicKey.uncompressedHex, address, derivationPath: input.path } }),
+        (key) => report({ type: 'KEY_READ', key }),
         (error: unknown) => report({ type: 'DEVICE_FAILED', error }),
       );
     return () => controller.abort(new Error('the task left the device step'));
   });
+}
+
+async function readKey(wallet: HardwareWallet, read: DeviceRead, request: PublicKeyRequest): Promise<DeviceKey> {
+  if (read.account === undefined) {
+    const { publicKey, address } = await wallet.ethereumPublicKey(request);
+    return { uncompressedHex: publicKey.uncompressedHex, address, derivationPath: read.path };
+  }
+  const { coinName, protocol } = read.account;
+  const node = await wallet.accountPublicNode({ ...request, protocol, ...(coinName === undefined ? {} : { coinName }) });
+  return {
+    accountId: read.account.accountId,
+    derivationPath: read.path,
+    publicKeyHex: node.publicKey.compressedHex,
+    chainCodeHex: Buffer.from(node.chainCode).toString('hex'),
+  };
 }

@@ -3,8 +3,9 @@
  * `min_addresses_number`): which address is enabled and how far to scan, resolved against the
  * coin's `derivation_path` and the address count earlier activations recorded.
  */
+import { createHash } from 'node:crypto';
 import type { CoinEntry } from '../spec/coins.ts';
-import type { HdScanPlan } from '../machines/activation.types.ts';
+import type { HdScanPlan, HdScanRequest } from '../machines/activation.types.ts';
 import { ScanPolicy } from './hdScan.ts';
 import { ErrorType, errorSentence, invalidRequest } from '../spec/errors.ts';
 import { REQUEST_DEFAULTS, withoutEffectMessage, type FieldWithoutEffect } from '../spec/requestDefaults.ts';
@@ -52,7 +53,8 @@ export type SingleAddressKey = (typeof SingleAddressKey)[keyof typeof SingleAddr
 
 /**
  * `path_to_address` where the key has one address: an Iguana key (`enable_hd` false), or a hardware
- * key, which this service reads at account 0, External, index 0 only (docs/compatibility.md §6). The
+ * key read at account 0, External, index 0 only (a UTXO coin over a native daemon;
+ * docs/compatibility.md §6; elsewhere a device's coin is an HD account). The
  * reference ignores the path there; clients (the reference's own among them) send the default path
  * with every request, so a path naming that address is accepted, and any other is refused rather
  * than silently dropped: `UnexpectedDerivationMethod` for an Iguana key, `InvalidRequest` for a
@@ -106,17 +108,38 @@ export function requireSingleAddressScan(entry: CoinEntry, request: HdRequest | 
  * account and chain, or `undefined` when it was never activated (a new wallet).
  */
 export function resolveHdScan(entry: CoinEntry, request: HdRequest | undefined, known: (accountId: number, chain: 'External' | 'Internal') => number | undefined): HdScanPlan {
+  const resolved = resolveHdRequest(entry, request);
+  return completeHdScan(resolved, known(resolved.accountId, resolved.chain));
+}
+
+/**
+ * The HD fields resolved against the coin, before the wallet is known (a device names its wallet
+ * only once it gave its account node): the path, and the scan's defaults applied.
+ */
+export function resolveHdRequest(entry: CoinEntry, request: HdRequest | undefined): HdScanRequest {
   const path = resolveAddressPath(entry, request?.pathToAddress);
-  const recorded = known(path.accountId, path.chain);
-  const policy = request?.scanPolicy ?? ScanPolicy.ScanIfNewWallet;
-  const scan = policy === ScanPolicy.Scan || (policy === ScanPolicy.ScanIfNewWallet && recorded === undefined);
+  const scanPolicy = request?.scanPolicy ?? ScanPolicy.ScanIfNewWallet;
   const gapLimit = request?.gapLimit ?? REQUEST_DEFAULTS.gap_limit;
-  if (scan && gapLimit < 1) throw invalidRequest('params.gap_limit: must be at least 1 to scan');
-  return {
-    ...path,
-    gapLimit,
-    scan,
-    minAddresses: Math.max(request?.minAddressesNumber ?? 0, path.addressId + 1),
-    knownAddresses: recorded ?? 0,
-  };
+  // `scan` always scans: refused here, before any device or node is asked.
+  if (scanPolicy === ScanPolicy.Scan && gapLimit < 1) throw invalidRequest(GAP_LIMIT_TOO_SMALL);
+  return { ...path, gapLimit, scanPolicy, minAddresses: Math.max(request?.minAddressesNumber ?? 0, path.addressId + 1) };
+}
+
+/** The scan once the wallet's recorded count for the account chain is known (`undefined`: never activated). */
+export function completeHdScan(request: HdScanRequest, recorded: number | undefined): HdScanPlan {
+  const { scanPolicy, ...rest } = request;
+  const scan = scanPolicy === ScanPolicy.Scan || (scanPolicy === ScanPolicy.ScanIfNewWallet && recorded === undefined);
+  if (scan && request.gapLimit < 1) throw invalidRequest(GAP_LIMIT_TOO_SMALL);
+  return { ...rest, scan, knownAddresses: recorded ?? 0 };
+}
+
+const GAP_LIMIT_TOO_SMALL = 'params.gap_limit: must be at least 1 to scan';
+
+/**
+ * The wallet id a device account's addresses are recorded under: the first 20 bytes of SHA-256 of
+ * the account's compressed public key (hex, 40 digits). A device gives no master key, so the id is
+ * per account; each record is per coin and account anyway. Public data only.
+ */
+export function deviceWalletId(accountPublicKeyHex: string): string {
+  return createHash('sha256').update(Buffer.from(accountPublicKeyHex, 'hex')).digest('hex').slice(0, 40);
 }

@@ -8,7 +8,7 @@ import { ActivationError, ErrorType, errorSentence, invalidRequest } from '../sp
 import { parseCoinProtocol } from '../spec/coins.ts';
 import { urlLabel } from '../kernel/urlLabel.ts';
 import { ActivationVia, KeyPolicy, type TokenPlan } from '../machines/activation.types.ts';
-import type { CoinView } from './coinRegistry.ts';
+import type { CoinView } from './coinRequests.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { ChainFamilies } from './chainFamilies.ts';
 import type { NodeSpec, TokenSupport } from './ports/chainFamily.ts';

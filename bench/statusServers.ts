@@ -23,6 +23,7 @@ export const LIVE_STATUS = { status: 'InProgress', details: 'WaitingForHardwareT
 const absentDevice: HardwareWallet = {
   waitForDevice: (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
   ethereumPublicKey: () => Promise.reject(new Error('no device')),
+  accountPublicNode: () => Promise.reject(new Error('no device')),
   close: async () => {},
 };
 

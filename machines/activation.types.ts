@@ -55,6 +55,41 @@ export interface ResolvedKey {
   readonly derivationPath: string;
 }
 
+/**
+ * An account's public BIP32 node as a hardware device gave it (public key and chain code, never a
+ * private key): its addresses are derived from it locally, as from an extended public key.
+ */
+export interface DeviceAccountNode {
+  readonly accountId: number;
+  /** The account's path, `derivation_path/<account>'`. */
+  readonly derivationPath: string;
+  /** 33-byte compressed public key, hex. */
+  readonly publicKeyHex: string;
+  /** 32-byte chain code, hex. */
+  readonly chainCodeHex: string;
+}
+
+/** What a device step reads: one address's key, or (for an HD scan) its account's node. */
+export type DeviceKey = ResolvedKey | DeviceAccountNode;
+
+/** The plan with what the device gave: an address key (`key`) or an account node (`deviceAccount`). */
+export function withDeviceKey(plan: ActivationPlan, key: DeviceKey): ActivationPlan {
+  return 'chainCodeHex' in key ? { ...plan, deviceAccount: key } : { ...plan, key };
+}
+
+/**
+ * The HD fields of a request, resolved against the coin (`path_to_address`, `gap_limit`,
+ * `scan_policy`, `min_addresses_number`) before the wallet's recorded address count is known.
+ */
+export interface HdScanRequest {
+  readonly accountId: number;
+  readonly chain: 'External' | 'Internal';
+  readonly addressId: number;
+  readonly gapLimit: number;
+  readonly scanPolicy: 'do_not_scan' | 'scan_if_new_wallet' | 'scan';
+  readonly minAddresses: number;
+}
+
 /** What an HD activation of one account chain must do (resolved from the request and the log). */
 export interface HdScanPlan {
   readonly accountId: number;
@@ -107,8 +142,15 @@ export interface ActivationPlan {
   readonly params: unknown;
   /** Set for hardware keys: activate this key's address instead of asking the key provider. */
   readonly key?: ResolvedKey;
-  /** Set in HD mode for account-model platforms: scan and list the account's addresses. */
+  /** Set in HD mode (a mnemonic, or a device's account node): scan and list the account's addresses. */
   readonly hd?: HdActivation;
+  /**
+   * A hardware key whose account is scanned: the HD request, resolved into {@link hd} once the
+   * device gave its account node (which names the wallet, so its recorded addresses are known).
+   */
+  readonly deviceHd?: HdScanRequest;
+  /** The account node the device gave (with {@link deviceHd}); the family derives the addresses from it. */
+  readonly deviceAccount?: DeviceAccountNode;
   /** EVM coins: the swap contracts of the request (recorded, not used). */
   readonly swapContracts?: SwapContracts;
   /** EVM coins: the swap v2 contracts of the request, when given (validated by the family). */

@@ -138,7 +138,7 @@ async function softwareTaskActivating(): Promise<Task> {
 /** Given a hardware-key task, planned: it waits for the device. */
 async function hardwareTaskWaiting(): Promise<Task> {
   const t = task();
-  t.plan().resolve({ plan, hardwarePath: PATH });
+  t.plan().resolve({ plan, device: { path: PATH } });
   await settle();
   return t;
 }
@@ -243,7 +243,7 @@ describe('activationTask machine', () => {
       const t = task();
       t.newEvents();
 
-      t.plan().resolve({ plan, hardwarePath: PATH });
+      t.plan().resolve({ plan, device: { path: PATH } });
       await settle();
 
       assert.equal(t.state(), 'waitingForDevice');
@@ -595,7 +595,7 @@ describe('activationTask machine, for every task kind', () => {
     describe(`Given a ${kind} task with a hardware key`, () => {
       test('when the device asks for the PIN and the user gives it, then the key read from the device is activated', async () => {
         const t = task();
-        t.plan().resolve({ plan: kindPlan, hardwarePath: path });
+        t.plan().resolve({ plan: kindPlan, device: { path } });
         await settle();
         t.device().resolve(undefined);
         await settle();
@@ -621,6 +621,24 @@ describe('activationTask machine, for every task kind', () => {
             'InProgress/RequestingWalletBalance',
           ],
         );
+      });
+
+      test('when the plan asks for the account node, then the device session reads it at the account path and the activation gets it as deviceAccount, not as an address key', async () => {
+        const t = task();
+        const accountPath = "m/44'/2'/1'";
+        const read = { path: accountPath, account: { accountId: 1, protocol: 'bitcoin' as const, coinName: 'Litecoin' } };
+        t.plan().resolve({ plan: kindPlan, device: read });
+        await settle();
+        t.device().resolve(undefined);
+        await settle();
+        assert.deepEqual(t.session().input, read);
+
+        const node = { accountId: 1, derivationPath: accountPath, publicKeyHex: `02${'11'.repeat(32)}`, chainCodeHex: '22'.repeat(32) };
+        t.session().report({ type: 'KEY_READ', key: node });
+        await settle();
+
+        assert.deepEqual(t.activation().input, { plan: { ...kindPlan, deviceAccount: node } });
+        assert.equal(t.session().signal.aborted, true);
       });
     });
   }

@@ -1,7 +1,7 @@
 import { assign, emit, fromCallback, fromPromise, not, sendTo, setup, stateIn, type AnyEventObject } from 'xstate';
 import type { DomainEvent, ErrorInfo } from '../spec/events.ts';
 import { ActivationError, ErrorType, toActivationError } from '../spec/errors.ts';
-import type { ActivationPlan, ActivationSummary, ResolvedKey } from './activation.types.ts';
+import { withDeviceKey, type ActivationPlan, type ActivationSummary, type DeviceKey } from './activation.types.ts';
 
 /**
  * One run of a task-managed activation, of every kind (`task::enable_eth`, `task::enable_utxo`,
@@ -46,15 +46,24 @@ export interface ActivationTaskInput {
   readonly timeouts: HardwareTimeouts;
 }
 
-/** What planning yields: the plan, and for a hardware key the BIP32 path to read. */
+/**
+ * What a hardware task reads from the device: the key of one address at `path`, or with `account`
+ * the public node of the account at `path` (an HD scan derives the addresses from it).
+ */
+export interface DeviceRead {
+  readonly path: string;
+  readonly account?: { readonly accountId: number; readonly protocol: 'bitcoin' | 'ethereum'; readonly coinName?: string };
+}
+
+/** What planning yields: the plan, and for a hardware key what to read from the device. */
 export interface PlannedTask {
   readonly plan: ActivationPlan;
-  readonly hardwarePath?: string;
+  readonly device?: DeviceRead;
 }
 
 export interface ActivationTaskContext extends ActivationTaskInput {
   readonly planned: PlannedTask | null;
-  readonly key: ResolvedKey | null;
+  readonly key: DeviceKey | null;
   readonly result: ActivationSummary | null;
   readonly error: ErrorInfo | null;
 }
@@ -66,7 +75,7 @@ export type ActivationTaskCommand = { readonly type: 'CANCEL' } | { readonly typ
 export type DeviceSessionEvent =
   | { readonly type: 'PIN_REQUESTED' }
   | { readonly type: 'BUTTON_REQUESTED' }
-  | { readonly type: 'KEY_READ'; readonly key: ResolvedKey }
+  | { readonly type: 'KEY_READ'; readonly key: DeviceKey }
   | { readonly type: 'DEVICE_FAILED'; readonly error: unknown };
 
 /** Reports of the invoked coin activation. */
@@ -111,7 +120,7 @@ export const activationTaskMachine = setup({
     waitForDevice: fromPromise<unknown, { taskId: number }>(async () => {
       throw new Error('waitForDevice is provided by the task manager');
     }),
-    deviceSession: fromCallback<AnyEventObject, { path: string }>(() => {
+    deviceSession: fromCallback<AnyEventObject, DeviceRead>(() => {
       throw new Error('deviceSession is provided by the task manager');
     }),
     activateCoin: fromCallback<AnyEventObject, { plan: ActivationPlan }>(() => {
@@ -124,7 +133,7 @@ export const activationTaskMachine = setup({
     confirmTimeout: ({ context }) => context.timeouts.confirmMs,
   },
   guards: {
-    usesHardware: ({ event }) => (event as { output?: PlannedTask }).output?.hardwarePath !== undefined,
+    usesHardware: ({ event }) => (event as { output?: PlannedTask }).output?.device !== undefined,
   },
   actions: {
     progress: emit(({ context }, params: { status: 'InProgress' | 'UserActionRequired'; details: string }) => ({
@@ -159,7 +168,7 @@ export const activationTaskMachine = setup({
       after: { connectTimeout: { target: 'failed', actions: { type: 'timedOut', params: { wait: 'connect' } } } },
     },
     usingDevice: {
-      invoke: { id: 'device', src: 'deviceSession', input: ({ context }) => ({ path: context.planned!.hardwarePath! }) },
+      invoke: { id: 'device', src: 'deviceSession', input: ({ context }) => context.planned!.device! },
       on: {
         KEY_READ: { target: 'activating', actions: assign({ key: ({ event }) => event.key }) },
         DEVICE_FAILED: { target: 'failed', actions: 'fail' },
@@ -196,7 +205,7 @@ export const activationTaskMachine = setup({
       // One invoked activation spans both steps, so its final report reaches the task.
       invoke: {
         src: 'activateCoin',
-        input: ({ context }) => ({ plan: context.key ? { ...context.planned!.plan, key: context.key } : context.planned!.plan }),
+        input: ({ context }) => ({ plan: context.key ? withDeviceKey(context.planned!.plan, context.key) : context.planned!.plan }),
       },
       on: {
         ACTIVATED: { target: 'ok', actions: assign({ result: ({ event }) => event.summary }) },

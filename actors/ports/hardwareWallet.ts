@@ -22,6 +22,21 @@ export interface PublicKeyRequest {
   readonly onButtonRequest?: () => void;
 }
 
+/** A request for an account's public node: `path` is the account's, e.g. `m/44'/2'/0'`. */
+export interface AccountNodeRequest extends PublicKeyRequest {
+  /** Which app of the device derives it: a Bitcoin-like coin's (`GetPublicKey`) or Ethereum's (`EthereumGetPublicKey`). */
+  readonly protocol: 'bitcoin' | 'ethereum';
+  /** A Bitcoin-like coin's name on the device (coins file `trezor_coin`, e.g. `Litecoin`); absent: inferred from the path. */
+  readonly coinName?: string;
+}
+
+/** An account's public BIP32 node: what an extended public key carries, less its metadata. */
+export interface AccountPublicNode {
+  readonly publicKey: PublicKey;
+  /** 32 bytes. */
+  readonly chainCode: Uint8Array;
+}
+
 /**
  * The hardware-wallet port (spec `priv_key_policy: "Hardware"`). The task machine invokes it through
  * actors; implementations: the `@trezor/connect` adapter (UDP transport) in production and tests.
@@ -33,6 +48,12 @@ export interface HardwareWallet {
   waitForDevice(signal: AbortSignal): Promise<DeviceInfo>;
   /** The secp256k1 public key and Ethereum address at `path`, running the PIN flow if needed. */
   ethereumPublicKey(request: PublicKeyRequest): Promise<{ publicKey: PublicKey; address: string }>;
+  /**
+   * The public node (key and chain code) at an account path, running the PIN flow if needed: the
+   * account's addresses are derived from it without asking the device again. Never shown on the
+   * device's screen.
+   */
+  accountPublicNode(request: AccountNodeRequest): Promise<AccountPublicNode>;
   /** Releases the transport. */
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import { decodeDeviceMessage, encodeDeviceMessage, type DeviceMessage } from './
 import { startDeviceDouble, TEST_MNEMONIC } from './deviceDouble.ts';
 import { createDeviceKeys, parseBip32Path } from './deviceKeys.ts';
 import { createFirmware } from './firmware.ts';
+import { decodeBase58Check } from '../../infra/keys/base58check.ts';
 import { DOUBLE_PIN_MATRIX, pinToPositions, positionsToPin } from './pinMatrix.ts';
 import { encodeReports, MAX_MESSAGE_SIZE, PING, PONG, REPORT_SIZE, ReportReader } from './wire.ts';
 
@@ -106,6 +107,28 @@ describe('firmware', () => {
     assert.equal(fw.handle(msg('Cancel'))[0]!.fields.code, 'Failure_ActionCancelled');
     const testnet = fw.handle(msg('GetAddress', { address_n: parseBip32Path("m/44'/1'/0'/0/0"), coin_name: 'Testnet', script_type: 'SPENDADDRESS' }));
     assert.deepEqual(testnet, [msg('Address', { address: 'mvbu1Gdy8SUjTenqerxUaZyYjmveZvt33q' })]); // firmware test vector
+  });
+
+  it('answers GetPublicKey with the node and its extended key in the coin\'s version (Ltub for Litecoin), after the PIN; an unknown coin fails', () => {
+    const fw = createFirmware({ keys, pin: '1234', deviceId: 'D', label: 'L' });
+    const account = "m/44'/2'/0'";
+    const get = msg('GetPublicKey', { address_n: parseBip32Path(account), coin_name: 'Litecoin', script_type: 'SPENDADDRESS', show_display: false });
+    assert.deepEqual(names(fw.handle(get)), ['PinMatrixRequest']);
+    const [answer] = fw.handle(msg('PinMatrixAck', { pin: pinToPositions('1234') }));
+    assert.equal(answer!.name, 'PublicKey');
+    const expected = HDNodeWallet.fromPhrase(TEST_MNEMONIC, undefined, account);
+    const node = answer!.fields.node as { public_key: string; chain_code: string; depth: number; child_num: number };
+    assert.equal(`0x${node.public_key}`, expected.publicKey);
+    assert.equal(`0x${node.chain_code}`, expected.chainCode);
+    assert.deepEqual([node.depth, node.child_num], [3, 0x80000000]);
+    const xpub = answer!.fields.xpub as string;
+    assert.match(xpub, /^Ltub/);
+    const serialized = Buffer.from(decodeBase58Check(xpub)!);
+    assert.equal(serialized.readUInt32BE(0), 0x019da462);
+    // The same serialization as ethers' xpub but for the version.
+    assert.deepEqual(serialized.subarray(4), Buffer.from(decodeBase58Check(expected.neuter().extendedKey)!).subarray(4));
+    assert.equal(fw.handle({ ...get, fields: { ...get.fields, coin_name: 'Dogecoin' } })[0]!.fields.code, 'Failure_DataError');
+    assert.equal(fw.handle({ ...get, fields: { ...get.fields, script_type: 'SPENDWITNESS' } })[0]!.fields.code, 'Failure_DataError');
   });
 
   it('with confirmOnDevice, asks to confirm each Ethereum key request and answers only on the press; Cancel ends the wait', () => {

@@ -3,13 +3,16 @@
  * firmware's answers (`HDNodeType`, `xpub`, EIP-55 and P2PKH addresses).
  */
 import { computeAddress, getBytes, HDNodeWallet, Mnemonic } from 'ethers';
-import { encodeBase58Check } from '../../infra/keys/base58check.ts';
+import { decodeBase58Check, encodeBase58Check } from '../../infra/keys/base58check.ts';
 import { hash160 } from '../../infra/keys/addresses.ts';
 
 /** The standard Trezor test mnemonic (also used by the firmware's own test suite). */
 export const TEST_MNEMONIC = 'all all all all all all all all all all all all';
 
 const HARDENED = 0x80000000;
+/** Bitcoin mainnet's extended public key version (`xpub`). */
+export const XPUB_MAGIC = 0x0488b21e;
+
 /** P2PKH version byte per `coin_name` the double answers `GetAddress` for. */
 const P2PKH_VERSION: Readonly<Record<string, number>> = { Bitcoin: 0x00, Testnet: 0x6f };
 
@@ -24,8 +27,11 @@ export interface HdNodeFields {
 
 /** Key derivation for one seed. */
 export interface DeviceKeys {
-  /** Node and Bitcoin-mainnet `xpub` at `addressN` (what `EthereumPublicKey` carries). */
-  publicNode(addressN: readonly number[]): { node: HdNodeFields; xpub: string };
+  /**
+   * Node and extended public key at `addressN`, serialized with `xpubMagic` (default Bitcoin
+   * mainnet's, what `EthereumPublicKey` carries; `PublicKey` uses the coin's, e.g. `Ltub` for Litecoin).
+   */
+  publicNode(addressN: readonly number[], xpubMagic?: number): { node: HdNodeFields; xpub: string };
   /** EIP-55 address of the key at `addressN`. */
   ethereumAddress(addressN: readonly number[]): string;
   /** P2PKH address for `coinName` (`Bitcoin`, `Testnet`), or `undefined` for another coin. */
@@ -58,8 +64,10 @@ export function createDeviceKeys(mnemonic: string): DeviceKeys {
     return node;
   };
   return {
-    publicNode(addressN) {
+    publicNode(addressN, xpubMagic = XPUB_MAGIC) {
       const node = derive(addressN);
+      const serialized = decodeBase58Check(node.neuter().extendedKey)!;
+      new DataView(serialized.buffer, serialized.byteOffset).setUint32(0, xpubMagic);
       return {
         node: {
           depth: node.depth,
@@ -68,7 +76,7 @@ export function createDeviceKeys(mnemonic: string): DeviceKeys {
           chain_code: node.chainCode.slice(2),
           public_key: node.publicKey.slice(2),
         },
-        xpub: node.neuter().extendedKey,
+        xpub: encodeBase58Check(serialized),
       };
     },
     ethereumAddress: (addressN) => computeAddress(derive(addressN).publicKey),

@@ -1,10 +1,14 @@
-import { SigningKey, computeAddress, getBytes } from 'ethers';
-import type { DeviceInfo, HardwareWallet, PublicKeyRequest } from '../../actors/ports/hardwareWallet.ts';
+import { HDNodeWallet, SigningKey, getBytes } from 'ethers';
+import type { AccountNodeRequest, AccountPublicNode, DeviceInfo, HardwareWallet, PublicKeyRequest } from '../../actors/ports/hardwareWallet.ts';
+import { createDeviceKeys, parseBip32Path, TEST_MNEMONIC } from './deviceKeys.ts';
 import type { PublicKey } from '../../actors/ports/keyProvider.ts';
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 
-/** Key of the fake device (a throwaway test key, never a real wallet's). */
-export const FAKE_DEVICE_PRIVATE_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
+/** Seed of the fake device's account nodes (the standard Trezor test mnemonic, never a real wallet's). */
+export const FAKE_DEVICE_MNEMONIC = TEST_MNEMONIC;
+
+/** The Ethereum key `ethereumPublicKey` answers, whatever the path: address 0 of the seed's ETH account 0. */
+const FAKE_DEVICE_ETH_PATH = "m/44'/60'/0'/0/0";
 
 export interface FakeHardwareWalletOptions {
   /** The PIN the device accepts (keypad positions); `undefined`: the device is unlocked. */
@@ -17,14 +21,19 @@ export interface FakeHardwareWalletOptions {
 
 /** A call the fake saw: its abort signal, to assert that leaving a task step really aborted it. */
 export interface FakeCall {
-  readonly kind: 'waitForDevice' | 'ethereumPublicKey';
+  readonly kind: 'waitForDevice' | 'ethereumPublicKey' | 'accountPublicNode';
   readonly signal: AbortSignal;
   readonly path?: string;
+  /** `accountPublicNode`: the device app asked (Bitcoin-like or Ethereum) and the coin name. */
+  readonly protocol?: 'bitcoin' | 'ethereum';
+  readonly coinName?: string;
 }
 
 /**
  * A scriptable `HardwareWallet` for task tests: waits for `connect()`, asks for its PIN through
- * `requestPin`, checks it (a wrong PIN is `HwError {"kind":"WrongPin"}`), and returns a fixed key.
+ * `requestPin`, checks it (a wrong PIN is `HwError {"kind":"WrongPin"}`), and returns a fixed key
+ * (`ethereumPublicKey`: the seed's `m/44'/60'/0'/0/0`) or the account node of {@link FAKE_DEVICE_MNEMONIC} at the path asked
+ * (`accountPublicNode`).
  * It records signals and counts, never PIN values.
  */
 export class FakeHardwareWallet implements HardwareWallet {
@@ -35,18 +44,18 @@ export class FakeHardwareWallet implements HardwareWallet {
   pinsChecked = 0;
   readonly #pin: string | undefined;
   readonly #holdForButton: boolean;
+  readonly #keys = createDeviceKeys(FAKE_DEVICE_MNEMONIC);
   #connected: boolean;
   #connectWaiters: (() => void)[] = [];
   #confirmWaiters: (() => void)[] = [];
 
   constructor(options: FakeHardwareWalletOptions = {}) {
-    const key = new SigningKey(FAKE_DEVICE_PRIVATE_KEY);
-    const compressed = getBytes(key.compressedPublicKey);
-    this.address = computeAddress(key.publicKey);
+    const key = HDNodeWallet.fromPhrase(FAKE_DEVICE_MNEMONIC, undefined, FAKE_DEVICE_ETH_PATH);
+    this.address = key.address;
     this.publicKey = {
-      compressed,
-      compressedHex: key.compressedPublicKey.slice(2),
-      uncompressedHex: key.publicKey.slice(2),
+      compressed: getBytes(key.publicKey),
+      compressedHex: key.publicKey.slice(2),
+      uncompressedHex: SigningKey.computePublicKey(key.publicKey, false).slice(2),
     };
     this.#pin = options.pin;
     this.#connected = options.connected ?? false;
@@ -73,6 +82,23 @@ export class FakeHardwareWallet implements HardwareWallet {
 
   async ethereumPublicKey(request: PublicKeyRequest): Promise<{ publicKey: PublicKey; address: string }> {
     this.#record({ kind: 'ethereumPublicKey', signal: request.signal, path: request.path });
+    await this.#unlockAndConfirm(request);
+    return { publicKey: this.publicKey, address: this.address };
+  }
+
+  async accountPublicNode(request: AccountNodeRequest): Promise<AccountPublicNode> {
+    this.#record({ kind: 'accountPublicNode', signal: request.signal, path: request.path, protocol: request.protocol, ...(request.coinName === undefined ? {} : { coinName: request.coinName }) });
+    await this.#unlockAndConfirm(request);
+    const { node } = this.#keys.publicNode(parseBip32Path(request.path));
+    const compressedHex = node.public_key.toLowerCase();
+    return {
+      publicKey: { compressed: getBytes(`0x${compressedHex}`), compressedHex, uncompressedHex: SigningKey.computePublicKey(`0x${compressedHex}`, false).slice(2) },
+      chainCode: getBytes(`0x${node.chain_code}`),
+    };
+  }
+
+  /** The PIN (if the fake has one), then the button (with `holdForButton`). */
+  async #unlockAndConfirm(request: PublicKeyRequest): Promise<void> {
     if (this.#pin !== undefined) {
       this.pinRequests += 1;
       const pin = await raceAbort(request.requestPin(), request.signal);
@@ -84,7 +110,6 @@ export class FakeHardwareWallet implements HardwareWallet {
       await this.#waitFor(this.#confirmWaiters, request.signal);
     }
     request.signal.throwIfAborted();
-    return { publicKey: this.publicKey, address: this.address };
   }
 
   async close(): Promise<void> {}

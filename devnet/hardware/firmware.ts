@@ -1,6 +1,7 @@
 /**
  * The double's firmware: a Trezor One (model `1`, firmware 1.13.1) reduced to the messages
- * `@trezor/connect` sends for Ethereum public keys. Pure state machine: one message in, the
+ * `@trezor/connect` sends for Ethereum public keys and Bitcoin-like extended public keys
+ * (`GetPublicKey`, for the coins in {@link XPUB_MAGIC_OF_COIN}). Pure state machine: one message in, the
  * messages to answer out. Behaviour follows the real device:
  * - a PIN-protected, locked device answers a key request with `PinMatrixRequest`; `PinMatrixAck`
  *   with the right positions unlocks it and answers the request, wrong ones fail with
@@ -24,6 +25,12 @@ import { positionsToPin } from './pinMatrix.ts';
  * (no update prompt) and finds its release data locally (no download).
  */
 export const DOUBLE_FIRMWARE = { version: [1, 13, 1], revision: '2a65d18200580005dc419b9569ed97fae440806a' } as const;
+
+/**
+ * The extended public key version of each `coin_name` the double answers `GetPublicKey` for (the
+ * firmware's `xpub_magic`, as in connect's bundled `coins.json`).
+ */
+export const XPUB_MAGIC_OF_COIN: Readonly<Record<string, number>> = { Bitcoin: 0x0488b21e, Testnet: 0x043587cf, Litecoin: 0x019da462, Komodo: 0x0488b21e, Qtum: 0x0488b21e };
 
 const FAILURE_TEXT = {
   Failure_UnexpectedMessage: 'Unexpected message',
@@ -141,6 +148,12 @@ export function createFirmware({ keys, pin, deviceId, label, confirmOnDevice = f
           const address = fields.script_type === 'SPENDADDRESS' || fields.script_type == null ? keys.p2pkhAddress(path, coin) : undefined;
           return address === undefined ? [failure('Failure_DataError')] : withButton(show, 'ButtonRequest_Address', () => message('Address', { address }));
         });
+      }
+      case 'GetPublicKey': {
+        const magic = XPUB_MAGIC_OF_COIN[typeof fields.coin_name === 'string' ? fields.coin_name : 'Bitcoin'];
+        const legacy = fields.script_type == null || fields.script_type === 'SPENDADDRESS';
+        if (magic === undefined || !legacy) return [failure('Failure_DataError')];
+        return withPin(() => withButton(show, 'ButtonRequest_PublicKey', () => message('PublicKey', keys.publicNode(path, magic))));
       }
       case 'EthereumGetPublicKey':
         return withPin(() => withButton(show, 'ButtonRequest_PublicKey', () => message('EthereumPublicKey', keys.publicNode(path)), confirmOnDevice));

@@ -8,6 +8,7 @@ import { evmAddress } from '../keys/index.ts';
 import { readAccount, readAddresses } from './accountReader.ts';
 import { activateHdAccount } from '../../actors/hdActivation.ts';
 import { isHdKeyProvider } from '../../actors/ports/keyProvider.ts';
+import { createDeviceAccountKeys } from '../keys/deviceAccountKeys.ts';
 import { evmNodeRunner, type EvmConnection } from './evmNodes.ts';
 import { WsPool } from './wsPool.ts';
 import { ReadPaths } from './multicall/multicallSupport.ts';
@@ -76,7 +77,8 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
 
   async function readPlatform(plan: ActivationPlan, signal: AbortSignal, sockets: WsPool): Promise<ActivatedCoin> {
     const params = plan.params as EvmPlanParams;
-    const keys = options.keys;
+    // A device's account: its addresses derived from the node it gave; else the mnemonic's.
+    const keys = plan.deviceAccount !== undefined && plan.hd !== undefined ? createDeviceAccountKeys(plan.deviceAccount, plan.hd.walletId) : options.keys;
     if (plan.hd !== undefined && isHdKeyProvider(keys)) {
       const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, sockets, ...balancePollOf(params.platform) };
       return activateHdAccount(plan, plan.hd, {
@@ -93,6 +95,7 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
         connectionFor: () => connection,
       });
     }
+    if (plan.deviceHd !== undefined) throw new Error('a device account reached the family without its node'); // never: the task reads it first
     const key = plan.key ?? (await softwareKey(params));
     signal.throwIfAborted();
     const address = key.address;

@@ -1,5 +1,6 @@
 /**
- * One `ethereumGetPublicKey` call through `@trezor/connect`, with its UI flow:
+ * One public-key call through `@trezor/connect` (`ethereumGetPublicKey` for an address's key,
+ * `getPublicKey` for an account's node), with its UI flow:
  * - `ui-request_pin` → `requestPin()` → `uiResponse({ type: 'ui-receive_pin' })`. Connect retries
  *   a rejected PIN (`ui-invalid_pin`, then a new request); the port wants a wrong PIN to fail the
  *   call, so the retry is cancelled and the call fails with `WrongPin`;
@@ -18,7 +19,7 @@ import type { PublicKey } from '../../actors/ports/keyProvider.ts';
 import { redactPinEntries } from './connectLogs.ts';
 import type { ConnectRuntime } from './connectRuntime.ts';
 import type { Log } from '../../kernel/log.ts';
-import type { PublicKeyRequest } from '../../actors/ports/hardwareWallet.ts';
+import type { AccountNodeRequest, AccountPublicNode, PublicKeyRequest } from '../../actors/ports/hardwareWallet.ts';
 import { fromConnectFailure, hwError } from './hwErrors.ts';
 
 /** How long a cancelled call may keep the device before the next call gets it anyway. */
@@ -29,10 +30,41 @@ const PIN_POSITIONS = /^[1-9]{1,50}$/;
 /** Runs the call; resolves with the key and its EIP-55 address, rejects with an `HwError` or the abort reason. */
 export async function readEthereumPublicKey(
   runtime: ConnectRuntime,
-  { path, signal, requestPin, onButtonRequest }: PublicKeyRequest,
+  request: PublicKeyRequest,
   clock: Clock,
   log?: Log,
 ): Promise<{ publicKey: PublicKey; address: string }> {
+  const payload = await callDevice(runtime, request, clock, log, () => runtime.api.ethereumGetPublicKey({ path: request.path, showOnTrezor: false }));
+  const publicKey = toPublicKey(payload.publicKey);
+  return { publicKey, address: evmAddress(publicKey) };
+}
+
+/**
+ * The node at an account path, never shown on the screen: `getPublicKey` for a Bitcoin-like coin
+ * (connect asks the device for the node and for its child 0 and checks the one derives the other
+ * before answering), `ethereumGetPublicKey` for Ethereum. Resolves with the node's key and chain code.
+ */
+export async function readAccountPublicNode(runtime: ConnectRuntime, request: AccountNodeRequest, clock: Clock, log?: Log): Promise<AccountPublicNode> {
+  const coin = request.coinName === undefined ? {} : { coin: request.coinName };
+  const payload =
+    request.protocol === 'ethereum'
+      ? await callDevice(runtime, request, clock, log, () => runtime.api.ethereumGetPublicKey({ path: request.path, showOnTrezor: false }))
+      : await callDevice(runtime, request, clock, log, () => runtime.api.getPublicKey({ path: request.path, showOnTrezor: false, ...coin }));
+  if (!/^[0-9a-fA-F]{64}$/.test(payload.chainCode)) throw hwError('Failure', { detail: 'the device returned a malformed chain code' });
+  return { publicKey: toPublicKey(payload.publicKey), chainCode: Uint8Array.from(Buffer.from(payload.chainCode, 'hex')) };
+}
+
+/** What connect answers a call with: its payload on success, else the failure. */
+type ConnectResponse = { success: true; payload: unknown } | { success: false; payload: Parameters<typeof fromConnectFailure>[0] };
+
+/** Runs `start` (one connect call) with the device lock, the PIN and button flow and abort; its payload, or an `HwError`. */
+async function callDevice<R extends ConnectResponse>(
+  runtime: ConnectRuntime,
+  { path, signal, requestPin, onButtonRequest }: PublicKeyRequest,
+  clock: Clock,
+  log: Log | undefined,
+  start: () => Promise<R>,
+): Promise<Extract<R, { success: true }>['payload']> {
   const unlock = await runtime.lock(signal);
   const { api } = runtime;
   let failure: ActivationError | undefined;
@@ -101,15 +133,14 @@ export async function readEthereumPublicKey(
     }, CANCEL_GRACE_MS);
   };
   signal.addEventListener('abort', onAbort, { once: true });
-  const call = api.ethereumGetPublicKey({ path, showOnTrezor: false });
+  const call = start();
   void call.finally(release).catch(() => {});
 
   try {
     const response = await untilAborted(untilAborted(call, runtime.closed), signal);
     if (failure !== undefined) throw failure;
     if (!response.success) throw wrongPin ? hwError('WrongPin', { code: 'Failure_PinInvalid' }) : fromConnectFailure(response.payload);
-    const publicKey = toPublicKey(response.payload.publicKey);
-    return { publicKey, address: evmAddress(publicKey) };
+    return (response as Extract<R, { success: true }>).payload;
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

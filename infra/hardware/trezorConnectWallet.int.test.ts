@@ -82,6 +82,31 @@ describe('createTrezorConnectWallet with @trezor/connect against the device doub
     assert.equal(second.address, HDNodeWallet.fromPhrase(TEST_MNEMONIC, undefined, "m/44'/60'/0'/0/1").address);
   });
 
+  it('reads an account\'s public node with getPublicKey (coin Litecoin, after the PIN): the key and chain code of the mnemonic\'s m/44\'/2\'/0\'', async (t) => {
+    const { double, wallet } = await setup();
+    const account = HDNodeWallet.fromPhrase(TEST_MNEMONIC, undefined, "m/44'/2'/0'");
+    let pinRequests = 0;
+    const started = performance.now();
+    const node = await wallet.accountPublicNode({ path: "m/44'/2'/0'", protocol: 'bitcoin', coinName: 'Litecoin', signal: within(20_000), requestPin: async () => (pinRequests++, pinToPositions(PIN)) });
+    t.diagnostic(`accountPublicNode with PIN: ${Math.round(performance.now() - started)} ms`);
+    assert.equal(pinRequests, 1);
+    assert.equal(`0x${node.publicKey.compressedHex}`, account.publicKey);
+    assert.equal(`0x${node.publicKey.uncompressedHex}`, account.signingKey.publicKey);
+    assert.equal(`0x${Buffer.from(node.chainCode).toString('hex')}`, account.chainCode);
+    // connect checks the node against its child 0 before answering: two GetPublicKey, never shown.
+    assert.equal(double.stats().byType.GetPublicKey, 2);
+    const error = await wallet.accountPublicNode({ path: "m/44'/2'/0'", protocol: 'bitcoin', coinName: 'Bitcoin', signal: within(20_000), requestPin: () => assert.fail('unlocked') }).then(
+      () => assert.fail('a Litecoin path named Bitcoin'),
+      (e: unknown) => e,
+    );
+    assert.ok(isActivationError(error) && error.errorType === 'HwError', inspect(error));
+    // Ethereum's account node through ethereumGetPublicKey (the device unlocked by now).
+    const eth = await wallet.accountPublicNode({ path: "m/44'/60'/0'", protocol: 'ethereum', signal: within(20_000), requestPin: () => assert.fail('unlocked') });
+    const ethAccount = HDNodeWallet.fromPhrase(TEST_MNEMONIC, undefined, "m/44'/60'/0'");
+    assert.equal(`0x${eth.publicKey.compressedHex}`, ethAccount.publicKey);
+    assert.equal(`0x${Buffer.from(eth.chainCode).toString('hex')}`, ethAccount.chainCode);
+  });
+
   it('fails a wrong PIN with HwError WrongPin, without retrying', async () => {
     const { double, wallet } = await setup();
     let pinRequests = 0;

@@ -1,14 +1,14 @@
 /**
  * The hardware-wallet port over `@trezor/connect` and its UDP (emulator-protocol) transport.
  * Creating the adapter costs nothing: connect (about 1.5 s of module loading) is imported and
- * initialised on the first `waitForDevice`/`ethereumPublicKey`, and released by `close()`.
+ * initialised on the first device call, and released by `close()`.
  * Nothing but the configured UDP endpoint is contacted (see `networkGuard.ts`).
  */
 import { systemClock, type Clock } from '../../kernel/clock.ts';
 import { acquireConnect, releaseConnect, type ConnectRuntime } from './connectRuntime.ts';
 import type { Log } from '../../kernel/log.ts';
 import type { DeviceInfo, HardwareWallet } from '../../actors/ports/hardwareWallet.ts';
-import { readEthereumPublicKey, untilAborted } from './publicKeyCall.ts';
+import { readAccountPublicNode, readEthereumPublicKey, untilAborted } from './publicKeyCall.ts';
 
 export { HwErrorKind, type HwErrorData } from './hwErrors.ts';
 
@@ -57,6 +57,11 @@ export function createTrezorConnectWallet(options: TrezorConnectWalletOptions = 
     async ethereumPublicKey(request) {
       const ready = await untilAborted(connect(), request.signal);
       return readEthereumPublicKey(ready, request, clock, options.log);
+    },
+
+    async accountPublicNode(request) {
+      const ready = await untilAborted(connect(), request.signal);
+      return readAccountPublicNode(ready, request, clock, options.log);
     },
 
     async close() {

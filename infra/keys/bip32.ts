@@ -79,6 +79,44 @@ export function deriveChild(parent: PrivateNode, index: number): PrivateNode {
   return { key, chainCode: new Uint8Array(digest.subarray(32)), publicKey: publicKeyOf(uncompressed) };
 }
 
+/** A public BIP32 node (an extended public key without its metadata): what a device gives of an account. */
+export interface PublicNode {
+  readonly publicKey: PublicKey;
+  readonly chainCode: Uint8Array;
+}
+
+/**
+ * CKDpub for a non-hardened `index`: I = HMAC-SHA512(c, serP(K) ‖ ser32(i)), K_i = point(IL) + K,
+ * c_i = IR. Gives the same key as {@link deriveChild} of the private parent, without the private key.
+ */
+export function derivePublicChild(parent: PublicNode, index: number): PublicNode {
+  if (!Number.isInteger(index) || index < 0 || index > MAX_INDEX) throw new RangeError('BIP32: not a non-hardened index');
+  if (parent.chainCode.length !== 32) throw new RangeError('BIP32: a chain code is 32 bytes');
+  const data = Buffer.alloc(37);
+  data.set(parent.publicKey.compressed, 0);
+  data.writeUInt32BE(index, 33);
+  const digest = createHmac('sha512', parent.chainCode).update(data).digest();
+  const tweak = bytesToBigInt(digest.subarray(0, 32));
+  // Probability below 2^-127, as for deriveChild.
+  if (tweak === 0n || tweak >= SECP256K1_ORDER) throw new Error(`BIP32: index ${index} gives an invalid child key`);
+  const tweakPoint = SigningKey.computePublicKey(toBeHex(tweak, 32), true);
+  let child: string;
+  try {
+    child = SigningKey.addPoints(tweakPoint, parent.publicKey.compressed, false);
+  } catch {
+    throw new Error(`BIP32: index ${index} gives an invalid child key`); // the point at infinity
+  }
+  return { publicKey: publicKeyOf(child), chainCode: new Uint8Array(digest.subarray(32)) };
+}
+
+/** A public node from a compressed (33-byte) public key and a 32-byte chain code, both hex; the point is checked. */
+export function publicNode(compressedHex: string, chainCodeHex: string): PublicNode {
+  if (!/^0[23][0-9a-f]{64}$/i.test(compressedHex)) throw new RangeError('BIP32: a public key is 33 bytes, 02 or 03 first');
+  if (!/^[0-9a-f]{64}$/i.test(chainCodeHex)) throw new RangeError('BIP32: a chain code is 32 bytes');
+  const uncompressed = SigningKey.computePublicKey(`0x${compressedHex}`, false); // throws off the curve
+  return { publicKey: publicKeyOf(uncompressed), chainCode: getBytes(`0x${chainCodeHex}`) };
+}
+
 /** Both forms of a public key from its `0x04…` uncompressed hex (no point multiplication). */
 function publicKeyOf(uncompressed: string): PublicKey {
   const uncompressedHex = uncompressed.slice(2).toLowerCase();

@@ -6,6 +6,7 @@ import { createElectrumBackend, createElectrumPool, electrumBackendOver, usePool
 import { readElectrumWallets } from './electrumAccountReader.ts';
 import { activateHdAccount } from '../../actors/hdActivation.ts';
 import { isHdKeyProvider, type HdKeyProvider, type PublicKey } from '../../actors/ports/keyProvider.ts';
+import { createDeviceAccountKeys } from '../keys/deviceAccountKeys.ts';
 import type { ElectrumPlanParams } from './utxoPlan.ts';
 import type { UtxoWallet } from './utxoAddress.ts';
 import { createNativeBackend } from './nativeBackend.ts';
@@ -101,11 +102,14 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
     async activate(plan: ActivationPlan, signal: AbortSignal): Promise<ActivatedCoin> {
       const params = plan.params as UtxoPlanParams;
       const keys = options.keys;
-      if (plan.hd !== undefined && isHdKeyProvider(keys)) {
+      // A device's account: its addresses derived from the node it gave; else the mnemonic's.
+      const hdKeys = plan.deviceAccount !== undefined && plan.hd !== undefined ? createDeviceAccountKeys(plan.deviceAccount, plan.hd.walletId) : keys;
+      if (plan.hd !== undefined && isHdKeyProvider(hdKeys)) {
         // The planner lets an HD scan through with Electrum servers only (a daemon knows only imported addresses).
         if (params.mode !== 'electrum') throw new Error('an HD scan of a UTXO coin needs Electrum servers');
-        return activateHdElectrum(plan, plan.hd, params, keys, signal);
+        return activateHdElectrum(plan, plan.hd, params, hdKeys, signal);
       }
+      if (plan.deviceHd !== undefined) throw new Error('a device account reached the family without its node'); // never: the task reads it first
       // A hardware key: the public key the device gave (plan.key); else the key provider's.
       const publicKey = plan.key === undefined ? await keys.publicKey(params.entry, params.addressPath) : devicePublicKey(plan.key.uncompressedHex);
       signal.throwIfAborted();

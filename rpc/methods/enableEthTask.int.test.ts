@@ -218,7 +218,7 @@ describe('task::enable_eth with a software key on a real devnet', () => {
         ['RemoteWallet policy', { ...base, priv_key_policy: { type: 'RemoteWallet', data: 'abcd' } }, 'PrivKeyNotAllowed', undefined],
         ['zero swap contract', { ...base, swap_contract_address: '0x0000000000000000000000000000000000000000' }, 'InvalidRequest', "params.swap_contract_address can't be zero address"],
         ['another address than the Iguana key\'s one', { ...base, path_to_address: { account_id: 2, chain: 'External', address_id: 0 } }, 'UnexpectedDerivationMethod', undefined],
-        ['another address than a hardware key\'s one', { ...base, priv_key_policy: 'Hardware', path_to_address: { account_id: 0, chain: 'Internal', address_id: 0 } }, 'InvalidRequest', undefined],
+        ['a hardware key\'s path outside the coin\'s', { ...base, priv_key_policy: 'Hardware', path_to_address: { derivation_path: "m/44'/61'/0'/0/0" } }, 'InvalidRequest', undefined],
       ];
       for (const [name, params, errorType, data] of cases) {
         const init = await initTask(s, params);

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { startEvmDevnet, type EvmDevnet } from '../../devnet/index.ts';
 import { ManualClock } from '../../devnet/testing/manualClock.ts';
 import { DEVNET_CHAIN_ID, TEST_ADDRESS, enableEthParams, startStack, type Stack } from '../../devnet/testing/stack.ts';
-import { FakeHardwareWallet, type FakeCall } from '../../devnet/hardware/fakeHardwareWallet.ts';
+import { FAKE_DEVICE_MNEMONIC, FakeHardwareWallet, type FakeCall } from '../../devnet/hardware/fakeHardwareWallet.ts';
+import { HDNodeWallet } from 'ethers';
 import {
   cancelTask,
   describeEvents,
@@ -28,6 +29,8 @@ import {
 const PIN = '95827146';
 const TIMEOUTS = { connectMs: 300_000, pinMs: 300_000, confirmMs: 300_000 };
 const DEVICE_ADDRESS = new FakeHardwareWallet().address;
+/** The device's address 2 of ETH account 1, by ethers' derivation from its seed (not the service's code). */
+const ACCOUNT1_ADDRESS2 = HDNodeWallet.fromPhrase(FAKE_DEVICE_MNEMONIC, undefined, "m/44'/60'/1'/0/2").address;
 const DEVICE_WEI = 2_500_000_000_000_000_003n;
 const DEVICE_USDT = 42_000_001n;
 
@@ -35,8 +38,8 @@ let devnet: EvmDevnet;
 before(async () => {
   devnet = await startEvmDevnet({
     chainId: DEVNET_CHAIN_ID,
-    fund: [{ address: TEST_ADDRESS, wei: 10n ** 18n }, { address: DEVICE_ADDRESS, wei: DEVICE_WEI }],
-    tokens: [{ symbol: 'USDT', decimals: 6, mint: [{ address: DEVICE_ADDRESS, amount: DEVICE_USDT }] }],
+    fund: [{ address: TEST_ADDRESS, wei: 10n ** 18n }, { address: DEVICE_ADDRESS, wei: DEVICE_WEI }, { address: ACCOUNT1_ADDRESS2, wei: 7n }],
+    tokens: [{ symbol: 'USDT', decimals: 6, mint: [{ address: DEVICE_ADDRESS, amount: DEVICE_USDT }, { address: ACCOUNT1_ADDRESS2, amount: 5n }] }],
   });
 });
 after(() => devnet.stop());
@@ -90,7 +93,7 @@ describe('task::enable_eth with a hardware key (fake device)', () => {
 
       fake.connect();
       await untilStatus(s, id, 'UserActionRequired', 'EnterHardwarePin');
-      assert.equal(callsOf(fake, 'ethereumPublicKey')[0]?.path, "m/44'/60'/0'/0/0");
+      assert.deepEqual(callsOf(fake, 'accountPublicNode').map((c) => [c.path, c.protocol]), [["m/44'/60'/0'", 'ethereum']]);
       // A malformed PIN is refused without touching the task.
       const malformed = await enterPin(s, id, `${PIN}0`);
       assert.equal(malformed.status, 400);
@@ -209,7 +212,7 @@ describe('task::enable_eth with a hardware key (fake device)', () => {
       // A device plugged in afterwards changes nothing.
       fake.connect();
       await settle();
-      assert.equal(callsOf(fake, 'ethereumPublicKey').length, 0);
+      assert.equal(callsOf(fake, 'accountPublicNode').length, 0);
       assert.deepEqual(await enabledTickers(s), []);
     } finally {
       await s.stop();
@@ -227,7 +230,7 @@ describe('task::enable_eth with a hardware key (fake device)', () => {
       clock.advance(TIMEOUTS.pinMs - 1);
       await settle();
       assert.equal((await taskStatus(s, id, false)).body.result.details, 'EnterHardwarePin');
-      const keyCall = callsOf(fake, 'ethereumPublicKey')[0]!;
+      const keyCall = callsOf(fake, 'accountPublicNode')[0]!;
       assert.equal(keyCall.signal.aborted, false);
 
       clock.advance(1);
@@ -253,7 +256,7 @@ describe('task::enable_eth with a hardware key (fake device)', () => {
       clock.advance(TIMEOUTS.confirmMs - 1);
       await settle();
       assert.equal((await taskStatus(s, id, false)).body.result.details, 'FollowHwDeviceInstructions');
-      const keyCall = callsOf(fake, 'ethereumPublicKey')[0]!;
+      const keyCall = callsOf(fake, 'accountPublicNode')[0]!;
       assert.equal(keyCall.signal.aborted, false);
 
       clock.advance(1);
@@ -292,7 +295,7 @@ describe('task::enable_eth with a hardware key (fake device)', () => {
       fake.connect();
       await untilStatus(s, awaiting, 'UserActionRequired', 'EnterHardwarePin');
       assert.equal((await cancelTask(s, awaiting)).body.result, 'success');
-      assert.equal(callsOf(fake, 'ethereumPublicKey')[0]!.signal.aborted, true);
+      assert.equal(callsOf(fake, 'accountPublicNode')[0]!.signal.aborted, true);
       assertV2Error(await enterPin(s, awaiting, PIN), 400, 'NoSuchTask', awaiting);
       assertV2Error(await cancelTask(s, awaiting), 404, 'NoSuchTask', awaiting);
       assert.equal(fake.pinsChecked, 0);
@@ -328,6 +331,25 @@ describe('task::enable_eth with a hardware key (fake device)', () => {
         'TaskProgressed:InProgress/Finishing',
         'TaskSucceeded',
       ]);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('the device\'s account is scanned like a mnemonic\'s: path_to_address account 1, scan with gap_limit 3 finds address 2 (ETH and the token), from one account node', async () => {
+    const { s, fake } = await hwStack(new FakeHardwareWallet({ connected: true }));
+    try {
+      const id = await startTask(s, hardwareParams(s, ['USDT-ERC20'], { path_to_address: { account_id: 1, chain: 'External', address_id: 0 }, scan_policy: 'scan', gap_limit: 3 }));
+      const { result } = await untilFinished(s, id);
+      assert.equal(result.status, 'Ok', JSON.stringify(result));
+      assert.deepEqual(callsOf(fake, 'accountPublicNode').map((c) => [c.path, c.protocol]), [["m/44'/60'/1'", 'ethereum']]);
+      assert.equal(callsOf(fake, 'ethereumPublicKey').length, 0);
+      const [account] = result.details.wallet_balance.accounts;
+      assert.equal(account.account_index, 1);
+      assert.equal(account.derivation_path, "m/44'/60'/1'");
+      const expected = [0, 1, 2].map((i) => HDNodeWallet.fromPhrase(FAKE_DEVICE_MNEMONIC, undefined, `m/44'/60'/1'/0/${i}`).address);
+      assert.deepEqual(account.addresses.map((a: any) => [a.address, a.derivation_path]), expected.map((a, i) => [a, `m/44'/60'/1'/0/${i}`]));
+      assert.deepEqual(account.addresses[2].balance, { ETH: { spendable: '0.000000000000000007', unspendable: '0' }, 'USDT-ERC20': { spendable: '0.000005', unspendable: '0' } });
     } finally {
       await s.stop();
     }

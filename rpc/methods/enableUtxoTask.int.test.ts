@@ -12,7 +12,8 @@ import { createIguanaKeyProvider } from '../../infra/keys/index.ts';
 import { formatAmount } from '../../spec/amount.ts';
 import { standaloneActivationResult } from '../../spec/activationResult.ts';
 import { startStack, TEST_PASSPHRASE, type Stack } from '../../devnet/testing/stack.ts';
-import { FakeHardwareWallet } from '../../devnet/hardware/fakeHardwareWallet.ts';
+import { FAKE_DEVICE_MNEMONIC, FakeHardwareWallet } from '../../devnet/hardware/fakeHardwareWallet.ts';
+import { HDNodeWallet } from 'ethers';
 
 /**
  * `task::enable_utxo::*` and `task::enable_qtum::*` with the reference client's own bodies
@@ -320,32 +321,101 @@ describe('task::enable_utxo with a native daemon (mode.rpc Native, devnet liteco
 });
 
 describe('task::enable_utxo with a hardware key (fake device)', () => {
-  test('the device is waited for, asks its PIN through user_action, and its key is the coin\'s: HD-shaped Ok', async () => {
+  /** The device's LTC address at `m/44'/2'/0'/<chain>/<index>`, from its seed by ethers' private derivation (not the service's code). */
+  const deviceAddress = (index: number, chain = 0) => {
+    const key = HDNodeWallet.fromPhrase(FAKE_DEVICE_MNEMONIC, undefined, `m/44'/2'/0'/${chain}/${index}`);
+    return payments.p2pkh({ pubkey: Buffer.from(key.publicKey.slice(2), 'hex'), network: { pubKeyHash: 48 } as never }).address!;
+  };
+  const scriptHash = (index: number) => Buffer.from(btcCrypto.hash160(Buffer.from(HDNodeWallet.fromPhrase(FAKE_DEVICE_MNEMONIC, undefined, `m/44'/2'/0'/0/${index}`).publicKey.slice(2), 'hex')));
+  const hardwareParams = (fields: Record<string, unknown>) => {
+    const params = ltcParams();
+    return { ...params, activation_params: { ...params.activation_params, priv_key_policy: 'Hardware', ...fields } };
+  };
+
+  /** Runs one hardware task to its end: connects the device and enters its PIN when asked. */
+  async function runHardwareTask(s: Stack, fake: FakeHardwareWallet, pin: string, fields: Record<string, unknown>): Promise<any> {
+    const { body } = await init(s, 'enable_utxo', hardwareParams(fields));
+    assert.equal(typeof body.result?.task_id, 'number', JSON.stringify(body));
+    const id = body.result.task_id;
+    const status = async () => (await s.v2('task::enable_utxo::status', { task_id: id, forget_if_finished: false })).body.result;
+    await waitForAsync(async () => ['WaitingForHardwareToConnect', 'EnterHardwarePin'].includes((await status()).details), 'the device step');
+    fake.connect();
+    await waitForAsync(async () => (await status()).status === 'UserActionRequired', 'the PIN request');
+    assert.deepEqual(await status(), { status: 'UserActionRequired', details: 'EnterHardwarePin' });
+    const answer = await s.v2('task::enable_utxo::user_action', { task_id: id, user_action: { action_type: 'HardwarePin', pin } });
+    assert.equal(answer.body.result, 'success');
+    return (await until(s, 'enable_utxo', id, false)).result;
+  }
+
+  test('the device gives its account node once; the account is scanned with the gap limit like a mnemonic\'s (scan, then scan_if_new_wallet by the recorded count)', async () => {
     const fake = new FakeHardwareWallet({ pin: '1357' });
-    const deviceHash = Buffer.from(btcCrypto.hash160(Buffer.from(fake.publicKey.compressed)));
-    await node.fund(p2pkhAddress(deviceHash), 12_345_678n, 1);
+    await node.fund(p2pkhAddress(scriptHash(0)), 12_345_678n, 1);
+    await node.fund(p2pkhAddress(scriptHash(3)), 1_000_000n, 1);
     const s = await stack({ hardware: async () => fake });
     try {
-      const params = ltcParams();
-      const { body } = await init(s, 'enable_utxo', { ...params, activation_params: { ...params.activation_params, priv_key_policy: 'Hardware' } });
-      const id = body.result.task_id;
-      const status = async () => (await s.v2('task::enable_utxo::status', { task_id: id, forget_if_finished: false })).body.result;
-      await waitForAsync(async () => (await status()).details === 'WaitingForHardwareToConnect', 'WaitingForHardwareToConnect');
-      fake.connect();
-      await waitForAsync(async () => (await status()).status === 'UserActionRequired', 'the PIN request');
-      assert.deepEqual(await status(), { status: 'UserActionRequired', details: 'EnterHardwarePin' });
-      const answer = await s.v2('task::enable_utxo::user_action', { task_id: id, user_action: { action_type: 'HardwarePin', pin: '1357' } });
-      assert.equal(answer.body.result, 'success');
-      const { result } = await until(s, 'enable_utxo', id, false);
+      const result = await runHardwareTask(s, fake, '1357', { scan_policy: 'scan', gap_limit: 20, min_addresses_number: 1 });
       assert.equal(result.status, 'Ok', JSON.stringify(result));
-      assert.deepEqual(fake.calls.filter((c) => c.kind === 'ethereumPublicKey').map((c) => c.path), ["m/44'/2'/0'/0/0"]);
-      const deviceAddress = payments.p2pkh({ hash: deviceHash, network: { pubKeyHash: 48 } as never }).address!;
-      const ltcBalance = { LTC: balance(12_345_678n, 0n) };
-      assert.deepEqual(result.details.wallet_balance, {
-        wallet_type: 'HD',
-        accounts: [{ account_index: 0, derivation_path: "m/44'/2'/0'", total_balance: ltcBalance, addresses: [{ address: deviceAddress, derivation_path: "m/44'/2'/0'/0/0", chain: 'External', balance: ltcBalance }] }],
-      });
-      assert.equal((await s.legacy('my_balance', { coin: 'LTC' })).body.address, deviceAddress);
+      // One device call, for the account node, named by the coins file's trezor_coin; no address key.
+      const deviceCalls = fake.calls.filter((c) => c.kind !== 'waitForDevice');
+      assert.deepEqual(deviceCalls.map((c) => [c.kind, c.path, c.protocol, c.coinName]), [['accountPublicNode', "m/44'/2'/0'", 'bitcoin', 'Litecoin']]);
+      const account = result.details.wallet_balance.accounts[0];
+      assert.equal(result.details.wallet_balance.wallet_type, 'HD');
+      assert.equal(account.derivation_path, "m/44'/2'/0'");
+      assert.deepEqual(account.total_balance, { LTC: balance(13_345_678n, 0n) });
+      // Used addresses 0 and 3 found by the scan: 0 … 3 listed, the gap after them read and not listed.
+      assert.deepEqual(
+        account.addresses.map((a: any) => [a.address, a.derivation_path, a.chain, a.balance.LTC.spendable]),
+        [0, 1, 2, 3].map((i) => [deviceAddress(i), `m/44'/2'/0'/0/${i}`, 'External', formatAmount(i === 0 ? 12_345_678n : i === 3 ? 1_000_000n : 0n, 8)]),
+      );
+      assert.equal((await s.legacy('my_balance', { coin: 'LTC' })).body.address, deviceAddress(0));
+
+      // A later activation of the same device wallet (scan_if_new_wallet) reads the recorded addresses, not beyond.
+      await node.fund(p2pkhAddress(scriptHash(5)), 2_000_000n, 1);
+      assert.equal((await s.legacy('disable_coin', { coin: 'LTC' })).status, 200);
+      const again = await runHardwareTask(s, fake, '1357', { scan_policy: 'scan_if_new_wallet' });
+      assert.equal(again.status, 'Ok', JSON.stringify(again));
+      assert.deepEqual(again.details.wallet_balance.accounts[0].addresses.map((a: any) => a.address), [0, 1, 2, 3].map((i) => deviceAddress(i)));
+      // …and `scan` finds the new one at 5.
+      assert.equal((await s.legacy('disable_coin', { coin: 'LTC' })).status, 200);
+      const scanned = await runHardwareTask(s, fake, '1357', { scan_policy: 'scan' });
+      assert.deepEqual(scanned.details.wallet_balance.accounts[0].addresses.map((a: any) => a.address), [0, 1, 2, 3, 4, 5].map((i) => deviceAddress(i)));
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('QTUM through task::enable_qtum with a hardware key: the same account scan, the node of m/44\'/2301\'/0\' asked by trezor_coin Qtum', async () => {
+    const fake = new FakeHardwareWallet({ connected: true });
+    const s = await stack({ hardware: async () => fake });
+    try {
+      const params = qtumParams();
+      const { body } = await init(s, 'enable_qtum', { ...params, activation_params: { ...params.activation_params, priv_key_policy: 'Trezor', scan_policy: 'scan', gap_limit: 3 } });
+      const { result } = await until(s, 'enable_qtum', body.result.task_id, false);
+      assert.equal(result.status, 'Ok', JSON.stringify(result));
+      assert.deepEqual(fake.calls.filter((c) => c.kind === 'accountPublicNode').map((c) => [c.path, c.coinName]), [["m/44'/2301'/0'", 'Qtum']]);
+      const key = HDNodeWallet.fromPhrase(FAKE_DEVICE_MNEMONIC, undefined, "m/44'/2301'/0'/0/0");
+      const address = payments.p2pkh({ pubkey: Buffer.from(key.publicKey.slice(2), 'hex'), network: { pubKeyHash: 58 } as never }).address!;
+      const account = result.details.wallet_balance.accounts[0];
+      assert.equal(account.derivation_path, "m/44'/2301'/0'");
+      assert.deepEqual(account.addresses.map((a: any) => a.address), [address], 'a new wallet: address 0 listed, the gap of 3 read');
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('path_to_address and min_addresses_number have their meaning: the Internal chain, listed from 0 to the enabled address; a bad gap_limit is refused at init', async () => {
+    const fake = new FakeHardwareWallet({ pin: '2468' });
+    const s = await stack({ hardware: async () => fake });
+    try {
+      const result = await runHardwareTask(s, fake, '2468', { scan_policy: 'do_not_scan', min_addresses_number: 2, path_to_address: { account_id: 0, chain: 'Internal', address_id: 2 } });
+      assert.equal(result.status, 'Ok', JSON.stringify(result));
+      const addresses = result.details.wallet_balance.accounts[0].addresses;
+      assert.deepEqual(addresses.map((a: any) => [a.address, a.derivation_path, a.chain]), [0, 1, 2].map((i) => [deviceAddress(i, 1), `m/44'/2'/0'/1/${i}`, 'Internal']));
+      assert.equal((await s.legacy('my_balance', { coin: 'LTC' })).body.address, deviceAddress(2, 1));
+      assert.equal((await s.legacy('disable_coin', { coin: 'LTC' })).status, 200);
+      const refused = await init(s, 'enable_utxo', hardwareParams({ scan_policy: 'scan', gap_limit: 0 }));
+      assert.equal(refused.body.error_type, 'InvalidRequest', JSON.stringify(refused.body));
+      assert.match(refused.body.error, /gap_limit/);
     } finally {
       await s.stop();
     }

@@ -213,7 +213,7 @@ describe('EVM balances: deployless, through Multicall3, or plain', () => {
     }
   });
 
-  test('a node whose gas cap cuts a deployless call short: the rest in concurrent calls of the size it allowed, never the whole chunk again', async () => {
+  test('a node whose gas cap cuts a deployless call short: the rest in concurrent calls of the size it allowed, never the whole chunk again; later reads in chunks that size', async () => {
     const config = { enable_hd: true, passphrase: MNEMONIC };
     const b = await stackOn(bare, config);
     const capped = await stackOn(bare, config, { callGasCap: 1_500_000 });
@@ -226,6 +226,13 @@ describe('EVM balances: deployless, through Multicall3, or plain', () => {
       const { byMethod, httpRequests, callsWithoutTo } = capped.proxy.stats();
       assert.equal(httpRequests, 2, 'the first call, then the rest at once');
       assert.ok(callsWithoutTo > 2 && byMethod.eth_call === callsWithoutTo && byMethod.eth_getBalance === undefined, JSON.stringify(capped.proxy.stats()));
+      // The node's cap is remembered: the next read sends chunks it answers whole, all in one request.
+      await disable(capped.s);
+      capped.proxy.reset();
+      const again = await ethWithTokens(capped.s, capped.proxy.url, ['USDT-ERC20', 'DAI-ERC20']);
+      assert.deepEqual(again.body.result.wallet_balance, full.body.result.wallet_balance);
+      assert.equal(capped.proxy.stats().httpRequests, 1, JSON.stringify(capped.proxy.stats()));
+      assert.equal(capped.proxy.stats().byMethod.eth_call, capped.proxy.stats().callsWithoutTo);
       // A cap too low for a single read: the node answers no reads, so they are made as plain calls.
       const plain = await ethWithTokens(starved.s, starved.proxy.url, ['USDT-ERC20', 'DAI-ERC20']);
       assert.deepEqual(plain.body.result.wallet_balance, full.body.result.wallet_balance);

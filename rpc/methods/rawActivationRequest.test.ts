@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import { compile } from '../../spec/validate.ts';
 import { ActivationVia } from '../../machines/activation.types.ts';
-import type { ActivationRequest } from '../../actors/coinRegistry.ts';
+import type { ActivationRequest } from '../../actors/coinRequests.ts';
 import { invokeLegacy, invokeV2, type InvokeContext } from '../invoke.ts';
 import { defineMethod, RpcVersion } from '../methods.ts';
 import { admitActivation, rawActivationRequest } from './rawActivationRequest.ts';

@@ -1,4 +1,4 @@
-import type { ActivationRequest } from '../../actors/coinRegistry.ts';
+import type { ActivationRequest } from '../../actors/coinRequests.ts';
 import { isLegacyVia, type ActivationVia } from '../../machines/activation.types.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

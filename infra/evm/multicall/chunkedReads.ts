@@ -30,7 +30,8 @@ type PieceAnswer = { readonly outcomes: MulticallOutcome[] } | 'too-big' | 'refu
 
 /**
  * The reads through deployless calls, in rounds: the first round is one call per chunk of
- * {@link DEPLOYLESS_CHUNK_READS}, in the round trip of `sameTrip`. Never is the same chunk asked
+ * {@link DEPLOYLESS_CHUNK_READS} (or fewer, on a node whose gas cap cut a call short before), in
+ * the round trip of `sameTrip`. Never is the same chunk asked
  * twice: one the node's gas cap cut short after k reads is continued from there, in concurrent
  * chunks of k; one the node found too big (gas or code size) is split in two; a read that is still
  * too big alone, or one the node's cap allows none of, is made on its own. With `route` and
@@ -50,7 +51,9 @@ export async function deploylessOutcomes(
   const results: Outcomes = new Array(reads.length + offset);
   /** The call for results `skip` to `skip + count`: the probe's only in the piece that starts at 0. */
   const call = ({ skip, count }: Piece) => deploylessCall(reads.slice(Math.max(0, skip - offset), skip + count - offset), probing && skip === 0 ? route.address : undefined);
-  let pieces = split({ skip: 0, count: reads.length + offset }, DEPLOYLESS_CHUNK_READS);
+  // A node whose gas cap cut a call short before gets chunks it can answer whole, all at once.
+  const chunkReads = Math.min(DEPLOYLESS_CHUNK_READS, route?.paths.chunkReads(route.url) ?? DEPLOYLESS_CHUNK_READS);
+  let pieces = split({ skip: 0, count: reads.length + offset }, chunkReads);
   let trip = sameTrip;
   let refused = false;
   while (pieces.length > 0 && !refused) {
@@ -67,7 +70,10 @@ export async function deploylessOutcomes(
         answer.outcomes.forEach((outcome, at) => (results[skip + at] = outcome));
         // The probe is no measure of what the node's gas cap allows: only the reads made are.
         const readsMade = made - (probing && skip === 0 && made > 0 ? 1 : 0);
-        if (readsMade > 0 && made < count) next.push(...split({ skip: skip + made, count: count - made }, readsMade));
+        if (readsMade > 0 && made < count) {
+          route?.paths.rememberCut(route.url, readsMade);
+          next.push(...split({ skip: skip + made, count: count - made }, readsMade));
+        }
       }
     }
     pieces = next;

@@ -15,8 +15,20 @@ import { MulticallSupport } from '../../multicall/multicallSupport.ts';
 export const ReadPath = { Deployless: 'deployless', Multicall: 'multicall', Plain: 'plain' } as const;
 export type ReadPath = (typeof ReadPath)[keyof typeof ReadPath];
 
-/** Which path each node takes, remembered for the session. */
-export class ReadPaths extends MulticallSupport<ReadPath> {}
+/** Which path each node takes, and how many reads its gas cap lets one deployless call make, remembered for the session. */
+export class ReadPaths extends MulticallSupport<ReadPath> {
+  readonly #chunkReads = new Map<string, number>();
+
+  /** Most reads the node's `eth_call` gas cap let one deployless call make, once a call was cut short there. */
+  chunkReads(url: string): number | undefined {
+    return this.#chunkReads.get(url);
+  }
+
+  /** A deployless call to `url` made only `reads` reads before the node's gas cap stopped it. */
+  rememberCut(url: string, reads: number): void {
+    this.#chunkReads.set(url, Math.min(reads, this.#chunkReads.get(url) ?? reads));
+  }
+}
 
 /** The multicall contract to check through one provider, and where to remember the node's path. */
 export interface MulticallRoute {
