@@ -1,4 +1,5 @@
 import type { CoinEntry } from '../../spec/coins.ts';
+import type { ActivatedCoin } from '../../machines/activation.types.ts';
 import type { WatchedBalance, WatchRead } from '../../machines/balanceWatch.machine.ts';
 
 export type { WatchedBalance, WatchRead };
@@ -51,4 +52,29 @@ export const DEFAULT_BALANCE_POLL_MS = 10_000;
 /** The coins-file `balance_poll_s` of a platform entry in ms, as its connection keeps it (absent: none, the default applies). */
 export function balancePollOf(entry: CoinEntry): { balancePollMs?: number } {
   return entry.balance_poll_s === undefined ? {} : { balancePollMs: Math.round(entry.balance_poll_s * 1000) };
+}
+
+/**
+ * The balances an active coin is watched for: the coin's own (an ERC20 enabled on its own names
+ * its `contract`) and each of its tokens', at the coin's address, from what activation read.
+ */
+export function coinBalances(coin: ActivatedCoin, contract?: string): WatchedBalance[] {
+  return [
+    {
+      ticker: coin.ticker,
+      platform: coin.ticker,
+      address: coin.address,
+      decimals: coin.decimals,
+      ...(contract === undefined ? {} : { contract }),
+      ...(coin.balance === undefined ? {} : { balance: coin.balance }),
+    },
+    ...coin.tokens.map((t) => ({
+      ticker: t.ticker,
+      platform: coin.ticker,
+      address: coin.address,
+      contract: t.contractAddress,
+      decimals: t.decimals,
+      ...(t.balance === undefined ? {} : { balance: t.balance }),
+    })),
+  ];
 }

@@ -1,7 +1,7 @@
 /** The EVM side of the balance watchers (issue 24): one watched node per node list, read in one round trip. */
 import { getBigInt } from 'ethers';
 import type { ActivatedCoin } from '../../machines/activation.types.ts';
-import { DEFAULT_BALANCE_POLL_MS, type CoinWatch, type WatchedBalance, type WatchedNode, type WatchRead } from '../../actors/ports/balanceWatch.ts';
+import { DEFAULT_BALANCE_POLL_MS, coinBalances, type CoinWatch, type WatchedBalance, type WatchedNode, type WatchRead } from '../../actors/ports/balanceWatch.ts';
 import { watchKey } from '../../machines/balanceWatch.machine.ts';
 import type { PlannedToken } from '../../actors/platformPlan.ts';
 import { nodeCall } from './evmCalls.ts';
@@ -24,24 +24,7 @@ function nodeKey(connection: EvmConnection): string {
 export function evmCoinWatch(coin: ActivatedCoin, withNodes: WithEvmNodes): CoinWatch {
   const connection = coin.connection as EvmConnection;
   const own = connection.token;
-  const balances: WatchedBalance[] = [
-    {
-      ticker: coin.ticker,
-      platform: coin.ticker,
-      address: coin.address,
-      decimals: coin.decimals,
-      ...(own === undefined ? {} : { contract: own.contractAddress }),
-      ...(coin.balance === undefined ? {} : { balance: coin.balance }),
-    },
-    ...coin.tokens.map((t) => ({
-      ticker: t.ticker,
-      platform: coin.ticker,
-      address: coin.address,
-      contract: t.contractAddress,
-      decimals: t.decimals,
-      ...(t.balance === undefined ? {} : { balance: t.balance }),
-    })),
-  ];
+  const balances = coinBalances(coin, own?.contractAddress);
   return { node: watchedEvmNode(connection, withNodes), balances, block: coin.currentBlock };
 }
 

@@ -1,6 +1,6 @@
 /** The TRON side of the balance watchers (issue 24): one watched node per node list, polled like EVM. */
 import type { ActivatedCoin } from '../../machines/activation.types.ts';
-import { DEFAULT_BALANCE_POLL_MS, type CoinWatch, type WatchedBalance, type WatchRead } from '../../actors/ports/balanceWatch.ts';
+import { DEFAULT_BALANCE_POLL_MS, coinBalances, type CoinWatch, type WatchedBalance, type WatchRead } from '../../actors/ports/balanceWatch.ts';
 import { watchKey } from '../../machines/balanceWatch.machine.ts';
 import type { PlannedToken } from '../../actors/platformPlan.ts';
 import type { PlatformRead } from '../../actors/platformRead.ts';
@@ -25,17 +25,7 @@ export type ReadTronAccount = (
  */
 export function tronCoinWatch(coin: ActivatedCoin, nodes: readonly TronNode[], pollMs: number | undefined, readAccount: ReadTronAccount): CoinWatch {
   const list: NodeList<TronNode> = { nodes: [...nodes] };
-  const balances: WatchedBalance[] = [
-    { ticker: coin.ticker, platform: coin.ticker, address: coin.address, decimals: coin.decimals, ...(coin.balance === undefined ? {} : { balance: coin.balance }) },
-    ...coin.tokens.map((t) => ({
-      ticker: t.ticker,
-      platform: coin.ticker,
-      address: coin.address,
-      contract: t.contractAddress,
-      decimals: t.decimals,
-      ...(t.balance === undefined ? {} : { balance: t.balance }),
-    })),
-  ];
+  const balances = coinBalances(coin);
   return {
     node: {
       key: ['tron', ...nodes.map((n) => `${n.gatewayProxy ? 'proxy+' : ''}${n.url}`).sort()].join(' '),
