@@ -16,6 +16,7 @@ import { planTokenActivation, type TokenActivationCommand } from './tokenPlan.ts
 import { ActivationVia } from '../machines/activation.types.ts';
 import type { Activation } from './activationOutcome.ts';
 import type { ChainFamilies } from './chainFamilies.ts';
+import { readAccountPage, type AccountPage, type AccountPageRequest } from './accountBalance.ts';
 import { ActivationPlanner, type HdWallet } from './activationPlanner.ts';
 
 export type { HdWallet };
@@ -179,6 +180,20 @@ export class ActivationService {
     const watched = this.#registry.watchedBalance(coin.ticker, ticker, coin.address);
     if (watched?.fresh === true) return { address: coin.address, decimals, balance: watched.balance };
     return { address: coin.address, decimals, balance: await this.#families.balance(coin, ticker, signal) };
+  }
+
+  /**
+   * A page of an enabled platform's HD account (`account_balance`): from the watchers when they
+   * hold every value of it confirmed within one poll interval, else one read through its family.
+   */
+  async accountBalance(ticker: string, request: AccountPageRequest, signal: AbortSignal): Promise<AccountPage> {
+    const found = this.#answeringCoin(ticker);
+    if (found === undefined) throw new ActivationError(ErrorType.NoSuchCoin, `No such coin ${ticker}`, { coin: ticker }, { httpStatus: 400 });
+    // A token answers with its own balances on its platform's account.
+    return readAccountPage(found.coin, { ...request, ...(found.token === undefined ? {} : { only: ticker }) }, {
+      watched: (platform, t, address) => this.#registry.watchedBalance(platform, t, address),
+      read: (coin, balances, s) => this.#families.readBalances(coin, balances, s),
+    }, signal);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { ActivatedCoin, ActivatedToken, ActivationPlan, Balance, TokenPlan } from '../machines/activation.types.ts';
 import type { ChainFamily, CommandKind, GasPriceFeed, TokenSupport } from './ports/chainFamily.ts';
-import type { CoinWatch } from './ports/balanceWatch.ts';
+import type { CoinWatch, WatchedBalance, WatchRead } from './ports/balanceWatch.ts';
 
 /**
  * The family router: picks a `ChainFamily` by what it serves (planning) or by id (chain work,
@@ -62,6 +62,18 @@ export class ChainFamilies {
   /** The gas station of an active coin, if it was activated with one. */
   gasPriceFeed(coin: ActivatedCoin): GasPriceFeed | undefined {
     return this.byId(coin.family).gasPriceFeed?.(coin);
+  }
+
+  /**
+   * `balances` (addresses of an active coin's HD account, its tokens') in one read through the
+   * coin's family: its own account read, else its watched node's read (EVM, TRON).
+   */
+  readBalances(coin: ActivatedCoin, balances: readonly WatchedBalance[], signal: AbortSignal): Promise<WatchRead> {
+    const family = this.byId(coin.family);
+    if (family.readBalances !== undefined) return family.readBalances(coin, balances, signal);
+    const node = family.balanceWatch?.(coin)?.node;
+    if (node === undefined) return Promise.reject(new ActivationError(ErrorType.InternalError, `family ${coin.family} reads no account balances`));
+    return node.read(balances, signal);
   }
 
   /** What to watch of an active coin (issue 24), if its family watches it. */

@@ -51,6 +51,9 @@ export const ErrorType = {
   CoinNotFound: 'CoinNotFound',
   CoinNotSupported: 'CoinNotSupported',
   DisableError: 'DisableError',
+  // `account_balance` and `task::account_balance::*` (docs/compatibility.md §21; the reference's `HDAccountBalanceRpcError`)
+  CoinIsActivatedNotWithHDWallet: 'CoinIsActivatedNotWithHDWallet',
+  UnknownAccount: 'UnknownAccount',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -94,6 +97,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorType, number>> = {
   CoinNotFound: 404,
   CoinNotSupported: 501,
   DisableError: 400,
+  CoinIsActivatedNotWithHDWallet: 400,
+  UnknownAccount: 400,
 };
 
 export interface ActivationErrorOptions {

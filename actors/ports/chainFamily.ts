@@ -13,7 +13,7 @@ import type {
   SwapV2Contracts,
 } from '../../machines/activation.types.ts';
 import type { GasPriceFailure, GasPriceRead } from '../../machines/gasPriceRefresh.machine.ts';
-import type { CoinWatch } from './balanceWatch.ts';
+import type { CoinWatch, WatchedBalance, WatchRead } from './balanceWatch.ts';
 
 export type { GasPriceFailure, GasPriceRead };
 
@@ -209,6 +209,11 @@ export interface ChainFamily {
   release?(coin: ActivatedCoin): void;
   /** The gas price source of an active coin activated with a gas station; `undefined` without one. */
   gasPriceFeed?(coin: ActivatedCoin): GasPriceFeed | undefined;
+  /**
+   * Balances at addresses of an active coin's HD account in one read (`account_balance`); absent:
+   * its watched node's `read` serves (see {@link balanceWatch}).
+   */
+  readBalances?(coin: ActivatedCoin, balances: readonly WatchedBalance[], signal: AbortSignal): Promise<WatchRead>;
   /** What to watch of an active coin, and through which node (issue 24); `undefined`: not watched. */
   balanceWatch?(coin: ActivatedCoin): CoinWatch | undefined;
   /** Set by families whose active platforms take tokens one at a time (`enable_erc20`). */

@@ -13,6 +13,7 @@ import { legacyEnableMethod } from './legacyEnable.ts';
 import { legacyElectrumMethod } from './legacyElectrum.ts';
 import { nodeMethods, type NodeInfo, type ShutdownSignalStreams } from './nodeMethods.ts';
 import { balanceStreamingMethods, type BalanceStreams } from './balanceStreaming.ts';
+import { accountBalanceMethod } from './accountBalance.ts';
 
 /**
  * The service's method tables: `methods` by name, plus legacy forms of names that are also v2.
@@ -34,6 +35,7 @@ export function buildMethodTables(
       get_enabled_coins: getEnabledCoinsV2Method(service),
       disable_coin: disableCoinMethod(service),
       my_balance: myBalanceMethod(service),
+      account_balance: accountBalanceMethod(service),
       enable: legacyEnableMethod(service),
       electrum: legacyElectrumMethod(service),
       ...coinSettingsMethods(settings),
