@@ -11,6 +11,11 @@ export interface UtxoRead {
 export interface UtxoBackend {
   /** Reads the tip and the wallet's balance; legacy-worded `ActivationError`s on failure. */
   read(signal: AbortSignal): Promise<UtxoRead>;
+  /**
+   * An HD account's addresses (those its activation listed), balances and tip in one batch
+   * (`account_balance`); absent on a coin without an HD account.
+   */
+  readAccount?(addresses: readonly string[], signal: AbortSignal): Promise<{ readonly currentBlock: number; readonly balances: readonly Balance[] }>;
   /** Lets go of open connections (disable, stop, failed activation). Idempotent. */
   close(): void;
 }

@@ -12,6 +12,13 @@ import type { UtxoWallet } from './utxoAddress.ts';
 import { createNativeBackend } from './nativeBackend.ts';
 import { utxoWallet } from './utxoAddress.ts';
 import type { UtxoBackend } from './utxoBackend.ts';
+import type { WatchedBalance, WatchRead } from '../../actors/ports/balanceWatch.ts';
+import { watchKey } from '../../machines/balanceWatch.machine.ts';
+
+/** An address an account read was asked for that its activation did not list: a caller's bug. */
+function unlisted(address: string): never {
+  throw new Error(`not an address of the account: ${address}`);
+}
 import { planElectrum, planNative, planStandalone, type UtxoPlanParams } from './utxoPlan.ts';
 
 export interface UtxoFamilyOptions {
@@ -66,7 +73,16 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
           }),
         connectionFor: (owner) => {
           enabledKey = owner;
-          return electrumBackendOver(pool, plan.ticker, params, wallets.get(owner)!, Buffer.from(owner, 'hex'));
+          const byAddress = new Map([...wallets.values()].map((w) => [w.address, w]));
+          return {
+            ...electrumBackendOver(pool, plan.ticker, params, wallets.get(owner)!, Buffer.from(owner, 'hex')),
+            readAccount: (addresses, readSignal) =>
+              usePool(pool, plan.ticker, readSignal, async (batch) => {
+                const known = addresses.map((a) => byAddress.get(a) ?? unlisted(a));
+                const read = await readElectrumWallets(batch, known, params.matureConfirmations);
+                return { currentBlock: read.currentBlock, balances: read.wallets.map((w) => ({ spendable: w.spendable, unspendable: w.unspendable })) };
+              }),
+          } satisfies UtxoBackend;
         },
       });
       signal.throwIfAborted();
@@ -139,6 +155,15 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
 
     async balance(coin: ActivatedCoin, _ticker: string, signal: AbortSignal): Promise<Balance> {
       return (await (coin.connection as UtxoBackend).read(signal)).balance;
+    },
+
+    async readBalances(coin: ActivatedCoin, balances: readonly WatchedBalance[], signal: AbortSignal): Promise<WatchRead> {
+      const backend = coin.connection as UtxoBackend;
+      if (backend.readAccount === undefined) throw new Error(`${coin.ticker} has no HD account to read`);
+      const addresses = [...new Set(balances.map((b) => b.address))];
+      const read = await backend.readAccount(addresses, signal);
+      const at = new Map(addresses.map((a, i) => [a, read.balances[i]!]));
+      return { block: read.currentBlock, balances: new Map(balances.map((b) => [watchKey(b), at.get(b.address)!])) };
     },
 
     release(coin: ActivatedCoin): void {
