@@ -7,6 +7,8 @@
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import { Bip44Chain, type PagingOptions } from '../spec/accountBalance.ts';
 import type { ActivatedCoin, Balance } from '../machines/activation.types.ts';
+import { formatAmount } from '../spec/amount.ts';
+import type { AccountBalanceRead } from '../spec/events.ts';
 import type { WatchedBalance, WatchRead } from './ports/balanceWatch.ts';
 import { watchKey } from '../machines/balanceWatch.machine.ts';
 import type { WatchedValue } from './balanceWatchers.ts';
@@ -108,5 +110,31 @@ export async function readAccountPage(coin: ActivatedCoin, request: AccountPageR
     total: listed.length,
     skipped: Math.min(from, listed.length),
     fromWatchers,
+  };
+}
+
+/** A page as a `task::account_balance` records it: decimal strings, the sum over its addresses. */
+export function summarizeAccountPage(page: AccountPage): AccountBalanceRead {
+  const info = (ticker: string, b: Balance) => {
+    const d = page.decimals.get(ticker)!;
+    return { spendable: formatAmount(b.spendable, d), unspendable: formatAmount(b.unspendable, d) };
+  };
+  const totals = new Map<string, Balance>([...page.decimals.keys()].map((t) => [t, { spendable: 0n, unspendable: 0n }]));
+  for (const a of page.addresses) {
+    for (const [ticker, b] of a.balances) {
+      const sum = totals.get(ticker)!;
+      totals.set(ticker, { spendable: sum.spendable + b.spendable, unspendable: sum.unspendable + b.unspendable });
+    }
+  }
+  return {
+    accountIndex: page.accountIndex,
+    accountPath: page.accountPath,
+    totalBalances: Object.fromEntries([...totals].map(([t, b]) => [t, info(t, b)])),
+    addresses: page.addresses.map((a) => ({
+      address: a.address,
+      derivationPath: a.derivationPath,
+      chain: a.chain,
+      balances: Object.fromEntries([...a.balances].map(([t, b]) => [t, info(t, b)])),
+    })),
   };
 }

@@ -16,7 +16,12 @@ import { planTokenActivation, type TokenActivationCommand } from './tokenPlan.ts
 import { ActivationVia } from '../machines/activation.types.ts';
 import type { Activation } from './activationOutcome.ts';
 import type { ChainFamilies } from './chainFamilies.ts';
-import { readAccountPage, type AccountPage, type AccountPageRequest } from './accountBalance.ts';
+import { readAccountPage, summarizeAccountPage, type AccountPage, type AccountPageRequest } from './accountBalance.ts';
+import { Bip44Chain } from '../spec/accountBalance.ts';
+import type { AccountBalanceRead } from '../spec/events.ts';
+
+/** The account balance methods' `NoSuchCoin` (400, `{coin}`), as the reference's `HDAccountBalanceRpcError`. */
+const noSuchCoin = (ticker: string) => new ActivationError(ErrorType.NoSuchCoin, `No such coin ${ticker}`, { coin: ticker }, { httpStatus: 400 });
 import { ActivationPlanner, type HdWallet } from './activationPlanner.ts';
 
 export type { HdWallet };
@@ -188,12 +193,23 @@ export class ActivationService {
    */
   async accountBalance(ticker: string, request: AccountPageRequest, signal: AbortSignal): Promise<AccountPage> {
     const found = this.#answeringCoin(ticker);
-    if (found === undefined) throw new ActivationError(ErrorType.NoSuchCoin, `No such coin ${ticker}`, { coin: ticker }, { httpStatus: 400 });
+    if (found === undefined) throw noSuchCoin(ticker);
     // A token answers with its own balances on its platform's account.
     return readAccountPage(found.coin, { ...request, ...(found.token === undefined ? {} : { only: ticker }) }, {
       watched: (platform, t, address) => this.#registry.watchedBalance(platform, t, address),
       read: (coin, balances, s) => this.#families.readBalances(coin, balances, s),
     }, signal);
+  }
+
+  /** Every listed address of the HD account (`task::account_balance`), as its task records it. */
+  async accountBalanceRead(ticker: string, accountIndex: number, signal: AbortSignal): Promise<AccountBalanceRead> {
+    const page = await this.accountBalance(ticker, { accountIndex, chain: Bip44Chain.External, limit: Number.MAX_SAFE_INTEGER }, signal);
+    return summarizeAccountPage(page);
+  }
+
+  /** Refuses a coin whose balance `my_balance` would not answer (`NoSuchCoin {coin}`, the reference's `HDAccountBalanceRpcError`). */
+  assertBalanceAnswered(ticker: string): void {
+    if (this.#answeringCoin(ticker) === undefined) throw noSuchCoin(ticker);
   }
 
   /**

@@ -3,7 +3,7 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
 import { taskStream, type EventLog } from '../events/log/eventLog.ts';
 import type { TaskRecord, TaskStatusProjection } from '../events/projections/taskStatus.ts';
-import { activationTaskMachine, type HardwareTimeouts, type PlannedTask } from '../machines/activationTask.machine.ts';
+import { activationTaskMachine, TaskWork, type ActivationTaskInput, type HardwareTimeouts, type PlannedTask } from '../machines/activationTask.machine.ts';
 import { KeyPolicy } from '../machines/activation.types.ts';
 import { TaskKind } from '../spec/taskKind.ts';
 import type { Clock } from '../kernel/clock.ts';
@@ -39,6 +39,13 @@ export interface TaskStart {
   readonly kind: TaskKind;
   readonly command: ActivationCommand;
   /** `client_id` of `init`: the `/event-stream` connections of that id hear the task. @default 0 */
+  readonly clientId?: number;
+}
+
+/** A `task::account_balance` to start: the enabled coin, its HD account, the `client_id` of `init` (@default 0). */
+export interface AccountBalanceTaskStart {
+  readonly ticker: string;
+  readonly accountIndex: number;
   readonly clientId?: number;
 }
 
@@ -93,6 +100,26 @@ export class ActivationTasks {
     const actor = this.#createActor(taskId, command, reservation, planned);
     this.#actors.set(taskId, actor);
     actor.start();
+    return taskId;
+  }
+
+  /**
+   * Starts a `task::account_balance` (docs/compatibility.md §21): fails at once only if the coin
+   * is not enabled (`NoSuchCoin`, as the reference's `init`); an Iguana coin or another account
+   * ends the task with the error. Resolves once the task's creation is durable.
+   */
+  async initAccountBalance({ ticker, accountIndex, clientId = 0 }: AccountBalanceTaskStart): Promise<number> {
+    const { service } = this.#deps;
+    service.assertBalanceAnswered(ticker);
+    const taskId = this.#nextId++;
+    await this.#persist(taskId, {
+      type: 'TaskCreated',
+      data: { taskId, ticker, tokens: [], getBalances: true, clientId, kind: TaskKind.AccountBalance, accountIndex },
+    });
+    const machine = activationTaskMachine.provide({
+      actors: { readAccountBalance: fromPromise(({ signal }) => service.accountBalanceRead(ticker, accountIndex, signal)) },
+    });
+    this.#start(taskId, machine, { taskId, ticker, timeouts: this.#timeouts, work: TaskWork.AccountBalance }, () => undefined);
     return taskId;
   }
 
@@ -193,12 +220,26 @@ export class ActivationTasks {
         }),
       },
     });
-    const timeouts = this.#deps.timeouts ?? DEFAULT_TASK_TIMEOUTS;
-    const actor = createActor(machine, { input: { taskId, ticker: command.ticker, timeouts }, clock: this.#clock });
+    return this.#create(taskId, machine, { taskId, ticker: command.ticker, timeouts: this.#timeouts }, () => reservation.release());
+  }
+
+  get #timeouts(): TaskTimeouts {
+    return this.#deps.timeouts ?? DEFAULT_TASK_TIMEOUTS;
+  }
+
+  /** Creates and starts a task's actor (see {@link #create}). */
+  #start(taskId: number, machine: typeof activationTaskMachine, input: ActivationTaskInput, release: () => void): void {
+    const actor = this.#create(taskId, machine, input, release);
+    this.#actors.set(taskId, actor);
+    actor.start();
+  }
+
+  /** A task's actor: what it emits is persisted; once finished it lives on in the projection only (`release` runs). */
+  #create(taskId: number, machine: typeof activationTaskMachine, input: ActivationTaskInput, release: () => void): TaskActor {
+    const actor = createActor(machine, { input, clock: this.#clock });
     actor.on('*', (event) => void this.#persist(taskId, event as DomainEvent).catch(() => undefined));
-    // A finished task lives on in the projection only: release its coin and its actor.
     const finished = () => {
-      reservation.release();
+      release();
       this.#actors.delete(taskId);
     };
     actor.subscribe({ complete: finished, error: finished });

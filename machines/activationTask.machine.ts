@@ -1,12 +1,15 @@
 import { assign, emit, fromCallback, fromPromise, not, sendTo, setup, stateIn, type AnyEventObject } from 'xstate';
-import type { DomainEvent, ErrorInfo } from '../spec/events.ts';
+import type { AccountBalanceRead, DomainEvent, ErrorInfo } from '../spec/events.ts';
 import { ActivationError, ErrorType, toActivationError } from '../spec/errors.ts';
 import { withDeviceKey, type ActivationPlan, type ActivationSummary, type DeviceKey } from './activation.types.ts';
 
 /**
- * One run of a task-managed activation, of every kind (`task::enable_eth`, `task::enable_utxo`,
- * `task::enable_qtum`: spec 3.2 holds for each). What differs by kind is the plan, which the task
- * manager provides, and how an `Ok` result is rendered; the machine is the same. In progress it
+ * One run of a task, of every kind (`task::enable_eth`, `task::enable_utxo`, `task::enable_qtum`,
+ * `task::account_balance`: spec 3.2 holds for each). For the activation kinds what differs is the
+ * plan, which the task manager provides, and how an `Ok` result is rendered. A
+ * `task::account_balance` run ({@link TaskWork.AccountBalance}) skips planning, device and
+ * activation: it reports `RequestingAccountBalance` while its invoked read runs, and ends the same
+ * way (`ok` with the read, `failed`, `cancelled` at any time). In progress it
  * reports `ActivatingCoin`, `WaitingForHardwareToConnect`, `FollowHwDeviceInstructions`,
  * `RequestingWalletBalance`, `Finishing`, or `UserActionRequired` while the device PIN is
  * awaited; it ends `ok`, `failed` or
@@ -17,6 +20,7 @@ import { withDeviceKey, type ActivationPlan, type ActivationSummary, type Device
 
 export const TaskDetails = {
   ActivatingCoin: 'ActivatingCoin',
+  RequestingAccountBalance: 'RequestingAccountBalance',
   RequestingWalletBalance: 'RequestingWalletBalance',
   Finishing: 'Finishing',
   WaitingForHardwareToConnect: 'WaitingForHardwareToConnect',
@@ -40,10 +44,16 @@ export interface HardwareTimeouts {
   readonly confirmMs: number;
 }
 
+/** What a task does: activate a coin, or read an HD account's balances. */
+export const TaskWork = { Activation: 'activation', AccountBalance: 'account_balance' } as const;
+export type TaskWork = (typeof TaskWork)[keyof typeof TaskWork];
+
 export interface ActivationTaskInput {
   readonly taskId: number;
   readonly ticker: string;
   readonly timeouts: HardwareTimeouts;
+  /** @default TaskWork.Activation */
+  readonly work?: TaskWork;
 }
 
 /**
@@ -65,6 +75,8 @@ export interface ActivationTaskContext extends ActivationTaskInput {
   readonly planned: PlannedTask | null;
   readonly key: DeviceKey | null;
   readonly result: ActivationSummary | null;
+  /** A `task::account_balance` run's read, once done. */
+  readonly accountBalance: AccountBalanceRead | null;
   readonly error: ErrorInfo | null;
 }
 
@@ -86,7 +98,10 @@ export type CoinActivationReport =
 
 export type ActivationTaskEvent = ActivationTaskCommand | DeviceSessionEvent | CoinActivationReport;
 
-export type ActivationTaskOutput = { readonly ok: true; readonly result: ActivationSummary } | { readonly ok: false; readonly error: ErrorInfo | null };
+export type ActivationTaskOutput =
+  | { readonly ok: true; readonly result: ActivationSummary }
+  | { readonly ok: true; readonly accountBalance: AccountBalanceRead }
+  | { readonly ok: false; readonly error: ErrorInfo | null };
 
 /** The hardware waits: what each awaits (for its error) and which timeout bounds it. */
 const HARDWARE_WAITS = {
@@ -126,6 +141,9 @@ export const activationTaskMachine = setup({
     activateCoin: fromCallback<AnyEventObject, { plan: ActivationPlan }>(() => {
       throw new Error('activateCoin is provided by the task manager');
     }),
+    readAccountBalance: fromPromise<AccountBalanceRead, { taskId: number }>(async () => {
+      throw new Error('readAccountBalance is provided by the task manager');
+    }),
   },
   delays: {
     connectTimeout: ({ context }) => context.timeouts.connectMs,
@@ -134,6 +152,7 @@ export const activationTaskMachine = setup({
   },
   guards: {
     usesHardware: ({ event }) => (event as { output?: PlannedTask }).output?.device !== undefined,
+    readsAccount: ({ context }) => context.work === TaskWork.AccountBalance,
   },
   actions: {
     progress: emit(({ context }, params: { status: 'InProgress' | 'UserActionRequired'; details: string }) => ({
@@ -145,11 +164,21 @@ export const activationTaskMachine = setup({
   },
 }).createMachine({
   id: 'activationTask',
-  context: ({ input }) => ({ ...input, planned: null, key: null, result: null, error: null }),
-  initial: 'planning',
+  context: ({ input }) => ({ ...input, planned: null, key: null, result: null, accountBalance: null, error: null }),
+  initial: 'starting',
   // Once the chain work is done (`finishing`) the coin is being recorded: too late to cancel.
   on: { CANCEL: { guard: not(stateIn({ activating: 'finishing' })), target: '.cancelled' } },
   states: {
+    starting: { always: [{ guard: 'readsAccount', target: 'readingAccount' }, { target: 'planning' }] },
+    readingAccount: {
+      entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.RequestingAccountBalance } },
+      invoke: {
+        src: 'readAccountBalance',
+        input: ({ context }) => ({ taskId: context.taskId }),
+        onDone: { target: 'ok', actions: assign({ accountBalance: ({ event }) => event.output }) },
+        onError: { target: 'failed', actions: 'fail' },
+      },
+    },
     planning: {
       entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.ActivatingCoin } },
       invoke: {
@@ -222,7 +251,10 @@ export const activationTaskMachine = setup({
     },
     ok: {
       type: 'final',
-      entry: emit(({ context }) => ({ type: 'TaskSucceeded' as const, data: { taskId: context.taskId, activation: context.result! } })),
+      entry: emit(({ context }) => ({
+        type: 'TaskSucceeded' as const,
+        data: context.accountBalance !== null ? { taskId: context.taskId, accountBalance: context.accountBalance } : { taskId: context.taskId, activation: context.result! },
+      })),
     },
     failed: {
       type: 'final',
@@ -236,5 +268,9 @@ export const activationTaskMachine = setup({
       entry: emit(({ context }) => ({ type: 'TaskCancelled' as const, data: { taskId: context.taskId } })),
     },
   },
-  output: ({ context }) => (context.result ? { ok: true, result: context.result } : { ok: false, error: context.error }),
+  output: ({ context }): ActivationTaskOutput => {
+    if (context.result) return { ok: true, result: context.result };
+    if (context.accountBalance) return { ok: true, accountBalance: context.accountBalance };
+    return { ok: false, error: context.error };
+  },
 });

@@ -47,3 +47,14 @@ export const AccountBalanceResult = Type.Object({
 });
 export type AccountBalanceResult = Static<typeof AccountBalanceResult>;
 export const accountBalanceResult = compile(AccountBalanceResult);
+
+/**
+ * `task::account_balance::init` params (the reference's `InitAccountBalanceRequest` in an
+ * `RpcInitReq`): the coin, its HD account, and `client_id` (the `/event-stream?id=` that hears the task).
+ */
+export const AccountBalanceTaskInitParams = Type.Object({
+  coin: Type.String({ minLength: 1 }),
+  account_index: AccountBalanceParams.properties.account_index,
+  client_id: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
+});
+export const accountBalanceTaskInitParams = compile(AccountBalanceTaskInitParams);

@@ -71,6 +71,10 @@ const HdListing = Type.Object({
   ),
 });
 
+/** What a `task::account_balance` read of an HD account found (docs/compatibility.md §21). */
+export const AccountBalanceRead = Type.Omit(HdListing, ['walletId', 'chain', 'knownAddresses']);
+export type AccountBalanceRead = Static<typeof AccountBalanceRead>;
+
 export const CoinActivated = event(
   'CoinActivated',
   Type.Object({
@@ -269,8 +273,11 @@ export const TaskCreated = event(
     taskId: Type.Integer(),
     ticker: Type.String(),
     tokens: Type.Array(Type.String()),
-    keyPolicy: Type.String(),
+    /** The key policy of an activation's command; absent for a `task::account_balance` read. */
+    keyPolicy: Type.Optional(Type.String()),
     getBalances: Type.Boolean(),
+    /** The account a `task::account_balance` task reads; absent for activations. */
+    accountIndex: Type.Optional(Type.Integer({ minimum: 0 })),
     /** `client_id` of `init` (issue 15): its `/event-stream` connections hear the task; absent before it was kept. */
     clientId: Type.Optional(Type.Integer({ minimum: 0 })),
     /** Which `task::<kind>` methods run the task (issue 23); absent before other kinds existed: `enable_eth`. */
@@ -281,7 +288,10 @@ export const TaskCreated = event(
 export const HardwarePinEntered = event('HardwarePinEntered', Type.Object({ taskId: Type.Integer() }));
 export const TaskSucceeded = event(
   'TaskSucceeded',
-  Type.Object({ taskId: Type.Integer(), activation: CoinActivated.properties.data }),
+  Type.Union([
+    Type.Object({ taskId: Type.Integer(), activation: CoinActivated.properties.data }),
+    Type.Object({ taskId: Type.Integer(), accountBalance: AccountBalanceRead }),
+  ]),
 );
 export const TaskFailed = event('TaskFailed', Type.Object({ taskId: Type.Integer(), error: ErrorInfo }));
 export const TaskCancelled = event('TaskCancelled', Type.Object({ taskId: Type.Integer() }));

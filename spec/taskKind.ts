@@ -1,5 +1,5 @@
 /**
- * The task-managed activation methods (spec 3.2 holds for each): `task::<kind>::init|status|
+ * The task-managed methods (spec 3.2 holds for each): `task::<kind>::init|status|
  * user_action|cancel`. One task machine runs every kind; a task answers only to its own kind's
  * methods (another kind's `status` of its id is `NoSuchTask`, as the reference keeps one task
  * manager per kind). Task ids are one sequence across kinds.
@@ -11,6 +11,8 @@ export const TaskKind = {
   EnableUtxo: 'enable_utxo',
   /** QTUM over Electrum or a native daemon (docs/rpc.md). */
   EnableQtum: 'enable_qtum',
+  /** The balances of an enabled coin's HD account (docs/compatibility.md §21): no activation. */
+  AccountBalance: 'account_balance',
 } as const;
 export type TaskKind = (typeof TaskKind)[keyof typeof TaskKind];
 

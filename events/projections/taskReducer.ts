@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../../spec/events.ts';
 import type { TaskView } from '../../spec/render/taskStatus.ts';
-import { taskKindOf, type TaskKind } from '../../spec/taskKind.ts';
+import { TaskKind, taskKindOf } from '../../spec/taskKind.ts';
 
 export type { TaskView };
 
@@ -30,7 +30,10 @@ export const interruptedMessage = (sessionId: string): string =>
  * `TaskCreated` replaces the whole view, so only the header of `prev` is read.
  */
 export function nextTaskRecord(prev: TaskHeader | undefined, event: StoredEvent): TaskRecord | undefined {
-  if (event.type === 'TaskCreated') return { ...taskHeaderOf(event), view: { state: 'InProgress', details: 'ActivatingCoin' } };
+  if (event.type === 'TaskCreated') {
+    const header = taskHeaderOf(event);
+    return { ...header, view: { state: 'InProgress', details: header.kind === TaskKind.AccountBalance ? 'RequestingAccountBalance' : 'ActivatingCoin' } };
+  }
   const view = taskViewAfter(event);
   if (prev === undefined || view === undefined) return undefined;
   const { taskId, kind, ticker, getBalances, sessionId } = prev;
@@ -66,7 +69,7 @@ function taskViewAfter(event: StoredEvent): TaskView | undefined {
     case 'TaskProgressed':
       return { state: event.data.status, details: event.data.details };
     case 'TaskSucceeded':
-      return { state: 'Ok', result: event.data.activation };
+      return 'activation' in event.data ? { state: 'Ok', result: event.data.activation } : { state: 'Ok', accountBalance: event.data.accountBalance };
     case 'TaskFailed':
       return { state: 'Error', error: event.data.error };
     case 'TaskInterrupted': {

@@ -5,7 +5,14 @@ import { startEvmDevnet, startLatencyProxy, type EvmDevnet } from '../../devnet/
 import { createHdKeyProvider } from '../../infra/keys/hd.ts';
 import { evmAddress } from '../../infra/keys/index.ts';
 import { accountBalanceResult } from '../../spec/accountBalance.ts';
-import { DEVNET_CHAIN_ID, SWAP_CONTRACT, startStack } from '../../devnet/testing/stack.ts';
+import { DEVNET_CHAIN_ID, SWAP_CONTRACT, startStack, type Stack } from '../../devnet/testing/stack.ts';
+import { HdAccountInfo } from '../../spec/activationResult.ts';
+import { compile } from '../../spec/validate.ts';
+
+const hdAccountInfo = compile(HdAccountInfo);
+import { TaskStatusProjection } from '../../events/projections/taskStatus.ts';
+import { renderTaskStatus } from '../../spec/render/taskStatus.ts';
+import { taskStream } from '../../events/log/eventLog.ts';
 
 const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 const keys = createHdKeyProvider(MNEMONIC);
@@ -113,4 +120,74 @@ describe('account_balance (EVM HD wallet, devnet)', () => {
       await s.stop();
     }
   });
+
+  test('task::account_balance: init, RequestingAccountBalance, then Ok with spec 2.3 WalletAccountInfo; its events replay to the same status', async () => {
+    const s = await startStack({ devnet, config: { enable_hd: true, passphrase: MNEMONIC } });
+    try {
+      assert.equal((await s.v2('enable_eth_with_tokens', ethParams(devnet.url))).status, 200);
+      const init = await s.v2('task::account_balance::init', { coin: 'ETH', account_index: 0 });
+      assert.equal(init.status, 200, JSON.stringify(init.body));
+      const taskId: number = init.body.result.task_id;
+      const result = await finished(s, taskId);
+      assert.equal(result.status, 'Ok');
+      assert.ok(hdAccountInfo.check(result.details), JSON.stringify(hdAccountInfo.firstProblem(result.details)));
+      assert.equal(result.details.account_index, 0);
+      assert.equal(result.details.derivation_path, "m/44'/60'/0'");
+      assert.deepEqual(result.details.addresses.map((x: any) => [x.address, x.derivation_path, x.chain]), [0, 1, 2].map((i) => [a[i], `m/44'/60'/0'/0/${i}`, 'External']));
+      assert.deepEqual(result.details.addresses[1].balance, { ETH: bal('0'), 'USDT-ERC20': bal('1.5') });
+      // address 2: 3 wei funded, 4 sent by the first test
+      assert.deepEqual(result.details.total_balance, { ETH: bal('1.000000000000000007'), 'USDT-ERC20': bal('1.5') });
+
+      // replay: the task's events alone give the same status
+      const projection = new TaskStatusProjection();
+      const kinds: string[] = [];
+      for await (const e of s.service.log.read()) {
+        projection.apply(e);
+        if (e.metadata.stream === taskStream(taskId)) kinds.push(e.type === 'TaskProgressed' ? `${e.type}/${e.data.details}` : e.type);
+      }
+      assert.deepEqual(kinds, ['TaskCreated', 'TaskProgressed/RequestingAccountBalance', 'TaskSucceeded']);
+      assert.deepEqual(renderTaskStatus(projection.get(taskId)!), result);
+
+      // a task answers to its own kind only; forget_if_finished forgets it
+      assert.equal((await s.v2('task::enable_eth::status', { task_id: taskId, forget_if_finished: false })).body.error_type, 'NoSuchTask');
+      assert.equal((await s.v2('task::account_balance::status', { task_id: taskId, forget_if_finished: true })).status, 200);
+      assert.equal((await s.v2('task::account_balance::status', { task_id: taskId, forget_if_finished: false })).body.error_type, 'NoSuchTask');
+
+      // another account: the task ends Error with the reference's UnknownAccount
+      const other = await s.v2('task::account_balance::init', { coin: 'ETH', account_index: 1 });
+      const failed = await finished(s, other.body.result.task_id);
+      assert.equal(failed.status, 'Error');
+      assert.deepEqual([failed.details.error_type, failed.details.error_data], ['UnknownAccount', { account_id: 1 }]);
+      // a coin not enabled: init refuses at once, no task
+      const none = await s.v2('task::account_balance::init', { coin: 'NOPE', account_index: 0 });
+      assert.deepEqual([none.status, none.body.error_type, none.body.error_data], [400, 'NoSuchCoin', { coin: 'NOPE' }]);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('task::account_balance of an Iguana ETH ends Error CoinIsActivatedNotWithHDWallet', async () => {
+    const s = await startStack({ devnet, config: { passphrase: MNEMONIC } });
+    try {
+      assert.equal((await s.v2('enable_eth_with_tokens', { ...ethParams(devnet.url), gap_limit: undefined })).status, 200);
+      const init = await s.v2('task::account_balance::init', { coin: 'ETH', account_index: 0 });
+      const result = await finished(s, init.body.result.task_id);
+      assert.deepEqual([result.status, result.details.error_type], ['Error', 'CoinIsActivatedNotWithHDWallet']);
+    } finally {
+      await s.stop();
+    }
+  });
 });
+
+/** Polls `task::account_balance::status` until the task is finished. */
+async function finished(s: Stack, taskId: number): Promise<any> {
+  for (let i = 0; i < 5_000; i++) {
+    const { status, body } = await s.v2('task::account_balance::status', { task_id: taskId, forget_if_finished: false });
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.ok(['Ok', 'InProgress', 'Error'].includes(body.result.status), JSON.stringify(body));
+    if (body.result.status !== 'InProgress') return body.result;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  throw new Error(`task ${taskId} did not finish`);
+}
+

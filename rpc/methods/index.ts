@@ -14,6 +14,7 @@ import { legacyElectrumMethod } from './legacyElectrum.ts';
 import { nodeMethods, type NodeInfo, type ShutdownSignalStreams } from './nodeMethods.ts';
 import { balanceStreamingMethods, type BalanceStreams } from './balanceStreaming.ts';
 import { accountBalanceMethod } from './accountBalance.ts';
+import { accountBalanceTaskMethods } from './accountBalanceTask.ts';
 
 /**
  * The service's method tables: `methods` by name, plus legacy forms of names that are also v2.
@@ -36,6 +37,7 @@ export function buildMethodTables(
       disable_coin: disableCoinMethod(service),
       my_balance: myBalanceMethod(service),
       account_balance: accountBalanceMethod(service),
+      ...accountBalanceTaskMethods(tasks, wireNames),
       enable: legacyEnableMethod(service),
       electrum: legacyElectrumMethod(service),
       ...coinSettingsMethods(settings),

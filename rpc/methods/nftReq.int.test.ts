@@ -141,7 +141,7 @@ describe('nft_req', () => {
       const recorded: unknown[] = [];
       for await (const e of first.service.log.read()) {
         if (e.type === 'CoinActivated') recorded.push(e.data.nfts?.length);
-        if (e.type === 'TaskSucceeded') recorded.push(e.data.activation.nfts?.length);
+        if (e.type === 'TaskSucceeded' && 'activation' in e.data) recorded.push(e.data.activation.nfts?.length);
       }
       assert.deepEqual(recorded, [7, 7]);
     } finally {

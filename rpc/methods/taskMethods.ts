@@ -55,10 +55,9 @@ export interface TaskInitSpec<T extends TSchema> {
 }
 
 /**
- * The four `task::<kind>::*` methods (v2) of one kind, the same for every kind but `init`'s params:
- * `service` refuses an already activated coin before `init` reads the request (the one admission
- * rule, across every method); `status`, `user_action` and `cancel` answer only for tasks of this
- * kind; `status` writes `names` (MM2.json `wire_names`).
+ * The four `task::<kind>::*` methods (v2) of one activation kind, the same for every kind but
+ * `init`'s params: `service` refuses an already activated coin before `init` reads the request
+ * (the one admission rule, across every method); `user_action` answers only for tasks of this kind.
  */
 export function taskMethods<T extends TSchema>(
   tasks: ActivationTasks,
@@ -67,7 +66,6 @@ export function taskMethods<T extends TSchema>(
   init: TaskInitSpec<T>,
 ): Record<string, MethodDef<any>> {
   const { kind } = init;
-  const renderedStatus = statusRenderer(names);
   const prefix = taskMethod(kind);
   return {
     [`${prefix}::init`]: defineMethod({
@@ -76,20 +74,32 @@ export function taskMethods<T extends TSchema>(
       admit: admitActivation((request) => service.assertCanActivate(request), init.via),
       handle: async (params) => ({ task_id: await tasks.init({ kind, command: init.toCommand(params), clientId: init.clientId(params) }) }),
     }),
-    [`${prefix}::status`]: defineMethod({
-      version: RpcVersion.V2,
-      params: enableEthTaskStatusParams,
-      handle: ({ task_id, forget_if_finished }) => {
-        const task = tasks.status(kind, task_id, forget_if_finished);
-        return task instanceof Promise ? task.then(renderedStatus) : renderedStatus(task);
-      },
-    }),
+    ...taskStatusMethods(tasks, names, kind),
     [`${prefix}::user_action`]: defineMethod({
       version: RpcVersion.V2,
       params: enableEthTaskUserActionParams,
       async handle({ task_id, user_action }) {
         await tasks.enterPin(kind, task_id, pinOf(user_action));
         return 'success';
+      },
+    }),
+  };
+}
+
+/**
+ * `task::<kind>::status` and `::cancel` (v2), the same for every kind: they answer only for tasks
+ * of this kind; `status` writes `names` (MM2.json `wire_names`).
+ */
+export function taskStatusMethods(tasks: ActivationTasks, names: WireNames, kind: TaskKind): Record<string, MethodDef<any>> {
+  const renderedStatus = statusRenderer(names);
+  const prefix = taskMethod(kind);
+  return {
+    [`${prefix}::status`]: defineMethod({
+      version: RpcVersion.V2,
+      params: enableEthTaskStatusParams,
+      handle: ({ task_id, forget_if_finished }) => {
+        const task = tasks.status(kind, task_id, forget_if_finished);
+        return task instanceof Promise ? task.then(renderedStatus) : renderedStatus(task);
       },
     }),
     [`${prefix}::cancel`]: defineMethod({

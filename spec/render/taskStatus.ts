@@ -3,7 +3,21 @@
  * event side writes the same value to the status KV, so both render it here.
  */
 import { ActivationError, type ErrorType } from '../errors.ts';
-import type { ErrorInfo, EventOf } from '../events.ts';
+import type { AccountBalanceRead, ErrorInfo, EventOf } from '../events.ts';
+import type { HdAccountInfo } from '../activationResult.ts';
+import type { Static } from '@sinclair/typebox';
+
+type ActivationSummaryData = Extract<EventOf<'TaskSucceeded'>['data'], { activation: unknown }>['activation'];
+
+/** `task::account_balance` `Ok` details: spec 2.3 WalletAccountInfo (the reference's `HDAccountBalance`). */
+export function renderAccountBalance(read: AccountBalanceRead): Static<typeof HdAccountInfo> {
+  return {
+    account_index: read.accountIndex,
+    derivation_path: read.accountPath,
+    total_balance: read.totalBalances,
+    addresses: read.addresses.map((a) => ({ address: a.address, derivation_path: a.derivationPath, chain: a.chain, balance: a.balances })),
+  };
+}
 import { renderActivationResult, renderStandaloneResult } from './activationResult.ts';
 import { TaskKind } from '../taskKind.ts';
 import { errorOrigin, renderV2Error } from './envelope.ts';
@@ -12,7 +26,8 @@ import { WireNames, wireName } from '../wireNames.ts';
 /** A task as `task::<kind>::status` answers it, rebuilt from events alone. */
 export type TaskView =
   | { readonly state: 'InProgress' | 'UserActionRequired'; readonly details: string }
-  | { readonly state: 'Ok'; readonly result: EventOf<'TaskSucceeded'>['data']['activation'] }
+  | { readonly state: 'Ok'; readonly result: ActivationSummaryData }
+  | { readonly state: 'Ok'; readonly accountBalance: AccountBalanceRead }
   | { readonly state: 'Error'; readonly error: ErrorInfo }
   | { readonly state: 'Cancelled' | 'Forgotten' };
 
@@ -31,6 +46,7 @@ export function renderTaskStatus(
     case 'UserActionRequired':
       return { status: view.state, details: wireName('taskDetails', view.details, names) };
     case 'Ok':
+      if ('accountBalance' in view) return { status: 'Ok', details: renderAccountBalance(view.accountBalance) };
       return {
         status: 'Ok',
         details: task.kind === TaskKind.EnableEth ? renderActivationResult(view.result, task.getBalances) : renderStandaloneResult(view.result),
