@@ -5,7 +5,8 @@ import { startEvmDevnet, startLatencyProxy, type EvmDevnet } from '../../devnet/
 import { createHdKeyProvider } from '../../infra/keys/hd.ts';
 import { evmAddress } from '../../infra/keys/index.ts';
 import { accountBalanceResult } from '../../spec/accountBalance.ts';
-import { DEVNET_CHAIN_ID, SWAP_CONTRACT, startStack, type Stack } from '../../devnet/testing/stack.ts';
+import { DEVNET_CHAIN_ID, SWAP_CONTRACT, enableTrxParams, startStack, type Stack } from '../../devnet/testing/stack.ts';
+import { evmToTronBase58 } from '../../infra/keys/index.ts';
 import { HdAccountInfo } from '../../spec/activationResult.ts';
 import { compile } from '../../spec/validate.ts';
 
@@ -45,7 +46,7 @@ const ethParams = (url: string) => ({
 });
 const bal = (spendable: string) => ({ spendable, unspendable: '0' });
 
-describe('account_balance (EVM HD wallet, devnet)', () => {
+describe('account_balance and task::account_balance (EVM and TRON HD wallets, devnet)', () => {
   test('Given an HD ETH with USDT, When account_balance is asked, Then every listed address with exact balances, read again from the chain in one round trip', async () => {
     const proxy = await startLatencyProxy({ target: devnet.url, latencyMs: 0 });
     const s = await startStack({ devnet, config: { enable_hd: true, passphrase: MNEMONIC } });
@@ -148,7 +149,9 @@ describe('account_balance (EVM HD wallet, devnet)', () => {
       assert.deepEqual(kinds, ['TaskCreated', 'TaskProgressed/RequestingAccountBalance', 'TaskSucceeded']);
       assert.deepEqual(renderTaskStatus(projection.get(taskId)!), result);
 
-      // a task answers to its own kind only; forget_if_finished forgets it
+      // a finished task cannot be cancelled; a task answers to its own kind only; forget_if_finished forgets it
+      const late = await s.v2('task::account_balance::cancel', { task_id: taskId });
+      assert.deepEqual([late.status, late.body.error_type], [409, 'TaskFinished']);
       assert.equal((await s.v2('task::enable_eth::status', { task_id: taskId, forget_if_finished: false })).body.error_type, 'NoSuchTask');
       assert.equal((await s.v2('task::account_balance::status', { task_id: taskId, forget_if_finished: true })).status, 200);
       assert.equal((await s.v2('task::account_balance::status', { task_id: taskId, forget_if_finished: false })).body.error_type, 'NoSuchTask');
@@ -161,6 +164,26 @@ describe('account_balance (EVM HD wallet, devnet)', () => {
       // a coin not enabled: init refuses at once, no task
       const none = await s.v2('task::account_balance::init', { coin: 'NOPE', account_index: 0 });
       assert.deepEqual([none.status, none.body.error_type, none.body.error_data], [400, 'NoSuchCoin', { coin: 'NOPE' }]);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('Given an HD TRX with USDT-TRC20, When its balance changes after activation, Then account_balance and the task read it again through the TRON reader', async () => {
+    const trx0 = evmAddress(await keys.publicKey({ coin: 'TRX', derivation_path: "m/44'/195'" }));
+    const s = await startStack({ devnet, tron: true, config: { enable_hd: true, passphrase: MNEMONIC } });
+    try {
+      await devnet.request('hardhat_setBalance', [trx0, '0x2a']);
+      assert.equal((await s.v2('enable_eth_with_tokens', enableTrxParams(s, ['USDT-TRC20'], { gap_limit: 1 }))).status, 200);
+      await devnet.request('hardhat_setBalance', [trx0, '0x64']);
+      const { status, body } = await s.v2('account_balance', { coin: 'TRX', account_index: 0 });
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(body.result.derivation_path, "m/44'/195'/0'");
+      assert.equal(body.result.addresses[0].address, evmToTronBase58(trx0));
+      assert.deepEqual(body.result.addresses[0].balance, { TRX: bal('0.0001'), 'USDT-TRC20': bal('0') });
+      const init = await s.v2('task::account_balance::init', { coin: 'TRX', account_index: 0 });
+      const done = await finished(s, init.body.result.task_id);
+      assert.deepEqual(done.details.total_balance, { TRX: bal('0.0001'), 'USDT-TRC20': bal('0') });
     } finally {
       await s.stop();
     }
