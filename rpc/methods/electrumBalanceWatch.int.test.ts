@@ -37,8 +37,8 @@ after(async () => {
 });
 
 /** The service with LTCR enabled over the devnet server, once its watcher has subscribed the wallet's script. */
-async function enabled(): Promise<Stack> {
-  const s = await startStack({ extraCoins: COINS, clock: new ManualClock() });
+async function enabled(clock = new ManualClock()): Promise<Stack> {
+  const s = await startStack({ extraCoins: COINS, clock });
   const { status, body } = await s.legacy('electrum', { coin: COIN, servers: [{ url: server.tcp!, protocol: 'TCP' }] });
   assert.equal(status, 200, JSON.stringify(body));
   await eventually(() => s.service.registry.balanceWatchers === 1 && s.service.registry.watchedBalance(COIN, COIN, address) !== undefined, 'the coin to join a watcher');
@@ -123,6 +123,30 @@ describe('an Electrum coin watched by script-hash subscriptions', () => {
       await new Promise((r) => setTimeout(r, 300)); // several notifier rounds: nobody is subscribed
       assert.deepEqual(hitsSince(after), []);
       assert.deepEqual(await balanceEvents(s), []);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('When the server goes away and comes back, Then the watcher polls, subscribes again on the new connection, and a transfer is one BalanceChanged', async () => {
+    const clock = new ManualClock();
+    const s = await enabled(clock);
+    try {
+      const port = Number(server.tcp!.split(':').at(-1));
+      await server.stop();
+      await eventually(() => s.service.registry.watchedBalance(COIN, COIN, address) !== undefined && server.openSessions() === 0, 'the connection to close');
+      server = await startElectrumServer({ litecoind: node, transports: ['TCP'], ports: { TCP: port }, pollMs: 50 });
+      // the pool's suspension (10 s ± 20 %) and the watcher's poll run on the manual clock
+      for (let i = 0; i < 10 && !server.hits.includes('blockchain.scripthash.subscribe'); i++) {
+        clock.advance(5_000);
+        await settled();
+      }
+      assert.ok(server.hits.includes('blockchain.scripthash.subscribe'), JSON.stringify(server.hits));
+      const balance = (await s.legacy('my_balance', { coin: COIN })).body.balance as string;
+      await settled();
+      await node.fund(address, 5_000_000n, 0);
+      const now = formatAmount(parseAmount(balance, 8) + 5_000_000n, 8);
+      assert.deepEqual(await untilBalanceEvents(s, 1), [`coin.${COIN} ${COIN} ${balance} -> ${now}`]);
     } finally {
       await s.stop();
     }
