@@ -34,9 +34,18 @@ export interface ElectrumWatchSource {
  * What to watch of an active Electrum coin. `sources` holds every active Electrum coin's source
  * by ticker: the watcher of a shared server list reads the coins that joined it through them.
  */
-export function electrumCoinWatch(coin: ActivatedCoin, own: ElectrumWatchSource, sources: ReadonlyMap<string, ElectrumWatchSource>): CoinWatch {
-  return { node: watchedElectrumNode(own, sources), balances: coinBalances(coin), block: coin.currentBlock };
+export function electrumCoinWatch(coin: ActivatedCoin, own: ElectrumWatchSource, sources: ReadonlyMap<string, ElectrumWatchSource>, running: RunningWatchers): CoinWatch {
+  const node = watchedElectrumNode(own, sources, running);
+  // A coin joining a running watcher of its servers: that watcher reads (and subscribes) it at once.
+  running.get(node.key)?.();
+  return { node, balances: coinBalances(coin), block: coin.currentBlock };
 }
+
+/**
+ * The watchers that follow their servers now, by node key: how to make one read again. Kept by
+ * the family so that a coin that joins is subscribed at once, not at the next block.
+ */
+export type RunningWatchers = Map<string, () => void>;
 
 const heightOf = (header: unknown): number => {
   const height = (header as { height?: unknown } | null)?.height;
@@ -44,7 +53,8 @@ const heightOf = (header: unknown): number => {
   return height;
 };
 
-function watchedElectrumNode(own: ElectrumWatchSource, sources: ReadonlyMap<string, ElectrumWatchSource>): WatchedNode {
+function watchedElectrumNode(own: ElectrumWatchSource, sources: ReadonlyMap<string, ElectrumWatchSource>, running: RunningWatchers): WatchedNode {
+  const key = ['electrum', ...[...own.servers].sort()].join(' ');
   // Subscriptions belong to one connection: which script hashes are subscribed there.
   let subscribed: { readonly connection: ElectrumConnection; readonly hashes: Set<string> } | undefined;
   /** Script hashes notified since their coin was last read. */
@@ -102,7 +112,7 @@ function watchedElectrumNode(own: ElectrumWatchSource, sources: ReadonlyMap<stri
   }
 
   return {
-    key: ['electrum', ...[...own.servers].sort()].join(' '),
+    key,
     pollMs: own.pollMs ?? DEFAULT_BALANCE_POLL_MS,
     readBlock: (signal) =>
       own.pool.use(async (connection) => {
@@ -134,9 +144,13 @@ function watchedElectrumNode(own: ElectrumWatchSource, sources: ReadonlyMap<stri
           heard.changed(); // read (and subscribe) again on the next connection
         },
       });
-      queueMicrotask(() => listener?.changed()); // the first read subscribes every script hash
+      // After the WATCH that follows the join (sent in the same turn), a read subscribes the coin.
+      const readAgain = () => queueMicrotask(() => listener?.changed());
+      running.set(key, readAgain);
+      readAgain(); // the first read subscribes every script hash
       return () => {
         listener = undefined;
+        if (running.get(key) === readAgain) running.delete(key);
         stop();
       };
     },

@@ -12,7 +12,7 @@ import type { UtxoWallet } from './utxoAddress.ts';
 import { createNativeBackend } from './nativeBackend.ts';
 import { utxoWallet } from './utxoAddress.ts';
 import type { UtxoBackend } from './utxoBackend.ts';
-import { electrumCoinWatch, type ElectrumWatchSource } from './electrumBalanceWatch.ts';
+import { electrumCoinWatch, type ElectrumWatchSource, type RunningWatchers } from './electrumBalanceWatch.ts';
 import { planElectrum, planNative, planStandalone, type UtxoPlanParams } from './utxoPlan.ts';
 
 export interface UtxoFamilyOptions {
@@ -35,6 +35,7 @@ export interface UtxoFamilyOptions {
 export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
   /** Every watched Electrum coin's source by ticker (while it is active): a shared watcher reads them. */
   const watchSources = new Map<string, ElectrumWatchSource>();
+  const runningWatchers: RunningWatchers = new Map();
 
   async function backendFor(plan: ActivationPlan, params: UtxoPlanParams, compressed: Uint8Array, address: string): Promise<UtxoBackend> {
     if (params.mode === 'native') return createNativeBackend(plan.ticker, params, { address, compressedKey: compressed }, options);
@@ -149,7 +150,7 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
       const source = (coin.connection as UtxoBackend).watch;
       if (source === undefined) return undefined; // a native daemon: not watched (yet)
       watchSources.set(coin.ticker, source);
-      return electrumCoinWatch(coin, source, watchSources);
+      return electrumCoinWatch(coin, source, watchSources, runningWatchers);
     },
 
     release(coin: ActivatedCoin): void {

@@ -1,8 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { crypto as btcCrypto } from 'bitcoinjs-lib';
+import { crypto as btcCrypto, payments } from 'bitcoinjs-lib';
 import { startLitecoind, type Litecoind } from '../../devnet/litecoind/litecoind.ts';
-import { p2pkhAddress } from '../../devnet/litecoind/litecoinRegtest.ts';
+import { LITECOIN_REGTEST, p2pkhAddress } from '../../devnet/litecoind/litecoinRegtest.ts';
 import { startElectrumServer, type ElectrumServer } from '../../devnet/electrum/electrumServer.ts';
 import { ManualClock } from '../../devnet/testing/manualClock.ts';
 import { createIguanaKeyProvider } from '../../infra/keys/index.ts';
@@ -18,15 +18,21 @@ import { formatAmount, parseAmount } from '../../spec/amount.ts';
  */
 
 const COIN = 'LTCR';
-const COINS = [{ coin: COIN, name: 'litecoin', mm2: 1, pubtype: 111, decimals: 8, protocol: { type: 'UTXO' } }];
+const SEGWIT = 'LTCW';
+const COINS = [
+  { coin: COIN, name: 'litecoin', mm2: 1, pubtype: 111, decimals: 8, protocol: { type: 'UTXO' } },
+  { coin: SEGWIT, mm2: 1, pubtype: 111, segwit: true, bech32_hrp: 'rltc', address_format: { format: 'segwit' }, decimals: 8, protocol: { type: 'UTXO' } },
+];
 
 let node: Litecoind;
 let server: ElectrumServer;
 let address: string;
+let segwitAddress: string;
 
 before(async () => {
   const key = await createIguanaKeyProvider(TEST_PASSPHRASE).publicKey({ coin: COIN });
   address = p2pkhAddress(Buffer.from(btcCrypto.hash160(Buffer.from(key.compressed))).toString('hex'));
+  segwitAddress = payments.p2wpkh({ hash: Buffer.from(btcCrypto.hash160(Buffer.from(key.compressed))), network: LITECOIN_REGTEST }).address!;
   node = await startLitecoind();
   await node.fund(address, 100_000_000n, 1); // 1 LTC
   server = await startElectrumServer({ litecoind: node, transports: ['TCP'], pollMs: 50 });
@@ -147,6 +153,24 @@ describe('an Electrum coin watched by script-hash subscriptions', () => {
       await node.fund(address, 5_000_000n, 0);
       const now = formatAmount(parseAmount(balance, 8) + 5_000_000n, 8);
       assert.deepEqual(await untilBalanceEvents(s, 1), [`coin.${COIN} ${COIN} ${balance} -> ${now}`]);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('Given two coins on the same server, Then one watcher; a transfer to the coin that joined it is one BalanceChanged, pushed', async () => {
+    const s = await enabled();
+    try {
+      const { status, body } = await s.legacy('electrum', { coin: SEGWIT, servers: [{ url: server.tcp!, protocol: 'TCP' }] });
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(body.address, segwitAddress);
+      await eventually(() => s.service.registry.watchedBalance(SEGWIT, SEGWIT, segwitAddress) !== undefined, 'the second coin to join');
+      assert.equal(s.service.registry.balanceWatchers, 1);
+      await settled(); // the joined coin's read and subscription
+      const balance = (await s.legacy('my_balance', { coin: SEGWIT })).body.balance as string;
+      await node.fund(segwitAddress, 3_000_000n, 0);
+      const now = formatAmount(parseAmount(balance, 8) + 3_000_000n, 8);
+      assert.deepEqual(await untilBalanceEvents(s, 1), [`coin.${SEGWIT} ${SEGWIT} ${balance} -> ${now}`]);
     } finally {
       await s.stop();
     }
