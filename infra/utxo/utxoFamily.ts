@@ -12,6 +12,7 @@ import type { UtxoWallet } from './utxoAddress.ts';
 import { createNativeBackend } from './nativeBackend.ts';
 import { utxoWallet } from './utxoAddress.ts';
 import type { UtxoBackend } from './utxoBackend.ts';
+import { nativeCoinWatch, type NativeWatchSource } from './nativeBalanceWatch.ts';
 import { electrumCoinWatch, type ElectrumWatchSource, type RunningWatchers } from './electrumBalanceWatch.ts';
 import { planElectrum, planNative, planStandalone, type UtxoPlanParams } from './utxoPlan.ts';
 
@@ -36,6 +37,7 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
   /** Every watched Electrum coin's source by ticker (while it is active): a shared watcher reads them. */
   const watchSources = new Map<string, ElectrumWatchSource>();
   const runningWatchers: RunningWatchers = new Map();
+  const nativeSources = new Map<string, NativeWatchSource>();
 
   async function backendFor(plan: ActivationPlan, params: UtxoPlanParams, compressed: Uint8Array, address: string): Promise<UtxoBackend> {
     if (params.mode === 'native') return createNativeBackend(plan.ticker, params, { address, compressedKey: compressed }, options);
@@ -147,8 +149,13 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
     },
 
     balanceWatch(coin: ActivatedCoin) {
-      const source = (coin.connection as UtxoBackend).watch;
-      if (source === undefined) return undefined; // a native daemon: not watched (yet)
+      const backend = coin.connection as UtxoBackend;
+      if (backend.nativeWatch !== undefined) {
+        nativeSources.set(coin.ticker, backend.nativeWatch);
+        return nativeCoinWatch(coin, backend.nativeWatch, nativeSources);
+      }
+      const source = backend.watch;
+      if (source === undefined) return undefined;
       watchSources.set(coin.ticker, source);
       return electrumCoinWatch(coin, source, watchSources, runningWatchers);
     },
@@ -156,6 +163,7 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
     release(coin: ActivatedCoin): void {
       const backend = coin.connection as UtxoBackend;
       if (backend.watch !== undefined && watchSources.get(coin.ticker) === backend.watch) watchSources.delete(coin.ticker);
+      if (backend.nativeWatch !== undefined && nativeSources.get(coin.ticker) === backend.nativeWatch) nativeSources.delete(coin.ticker);
       backend.close();
     },
   };
