@@ -187,6 +187,7 @@ export class BalanceWatchers {
           node.followHeads?.({
             live: () => sendBack({ type: 'HEADS_LIVE' }),
             head: (block) => sendBack({ type: 'HEAD', block }),
+            changed: () => sendBack({ type: 'CHANGED' }),
             lost: () => sendBack({ type: 'HEADS_LOST' }),
           }),
         ),

@@ -129,6 +129,19 @@ describe('balanceWatch machine', () => {
     h.actor.stop();
   });
 
+  test('Given a node that says a balance changed within the block (CHANGED), Then a read at once; one during a read reads again after it', async () => {
+    const h = harness();
+    h.heads()({ type: 'CHANGED' });
+    assert.equal(h.reads.length, 1, 'read without a new block');
+    h.heads()({ type: 'CHANGED' });
+    await h.answer(100, { ETH: 3n * 10n ** 18n });
+    assert.equal(h.reads.length, 2, 'the change seen during the read is read');
+    await h.answer(100, { ETH: 3n * 10n ** 18n });
+    assert.deepEqual(h.events, [changed(eth, '1', '3', 100)]);
+    assert.equal(h.reads.length, 2, 'no read without a change');
+    h.actor.stop();
+  });
+
   test('When a coin joins and another leaves, Then the next read holds exactly the watched balances', async () => {
     const h = harness([eth]);
     const bnbLike: WatchedBalance = { ...eth, ticker: 'ETH-2', platform: 'ETH-2' };

@@ -10,7 +10,8 @@ import type { Balance } from './activation.types.ts';
  *
  * New blocks come from polling the node's block number every `pollMs` (on the actor system's
  * clock), or from `HEAD` events when the node pushes its new heads (the invoked `followHeads`,
- * which the watchers provide; it does nothing for a node without a push): while the push is live
+ * which the watchers provide; it does nothing for a node without a push), and `CHANGED` when the
+ * node says a watched balance changed within a block (Electrum script-hash statuses): while the push is live
  * (`HEADS_LIVE` until `HEADS_LOST`) the block number is not polled. A read that fails
  * leaves the block where it was, so the next poll or head reads again: a change is seen late,
  * never lost. Coins join (`WATCH`) and leave (`UNWATCH`) while it runs; whoever runs it stops it
@@ -54,6 +55,8 @@ interface Context {
   readonly block: number;
   /** A head announced while a read ran: read again after it. */
   readonly pendingBlock: number;
+  /** A `CHANGED` came while a read ran: read again after it. */
+  readonly pendingChange: boolean;
   readonly watched: ReadonlyMap<string, WatchedBalance>;
 }
 
@@ -67,6 +70,11 @@ export type BalanceWatchEvent =
   | { readonly type: 'UNWATCH'; readonly platform: string }
   /** The node announced block `block`. */
   | { readonly type: 'HEAD'; readonly block: number }
+  /**
+   * The node says a watched balance changed without a new block (an Electrum script hash's
+   * status: a mempool transaction): read again whatever the block.
+   */
+  | { readonly type: 'CHANGED' }
   /** The node's head subscription is live: polling pauses. */
   | { readonly type: 'HEADS_LIVE' }
   /** The subscription is lost (socket closed, refused): polling resumes. */
@@ -125,7 +133,7 @@ export const balanceWatchMachine = setup({
   },
 }).createMachine({
   id: 'balanceWatch',
-  context: ({ input }) => ({ pollMs: input.pollMs, headsLive: false, block: input.block, pendingBlock: input.block, watched: byKey(input.balances) }),
+  context: ({ input }) => ({ pollMs: input.pollMs, headsLive: false, block: input.block, pendingBlock: input.block, pendingChange: false, watched: byKey(input.balances) }),
   invoke: { src: 'followHeads' },
   on: {
     WATCH: {
@@ -153,7 +161,7 @@ export const balanceWatchMachine = setup({
       // While heads are pushed the timer only re-arms (no node call), so polling resumes within one
       // interval of losing them.
       after: { pollInterval: [{ guard: ({ context }) => context.headsLive, target: 'waiting', reenter: true }, { target: 'polling' }] },
-      on: { HEAD: { guard: { type: 'newBlock', params: ({ event }) => event.block }, target: 'reading' } },
+      on: { HEAD: { guard: { type: 'newBlock', params: ({ event }) => event.block }, target: 'reading' }, CHANGED: 'reading' },
     },
     polling: {
       invoke: {
@@ -161,19 +169,23 @@ export const balanceWatchMachine = setup({
         onDone: [{ guard: { type: 'newBlock', params: ({ event }) => event.output }, target: 'reading' }, { target: 'waiting' }],
         onError: 'waiting',
       },
-      on: { HEAD: { guard: { type: 'newBlock', params: ({ event }) => event.block }, target: 'reading' } },
+      on: { HEAD: { guard: { type: 'newBlock', params: ({ event }) => event.block }, target: 'reading' }, CHANGED: 'reading' },
     },
     reading: {
+      entry: assign({ pendingChange: false }),
       invoke: {
         src: 'readWatched',
         input: ({ context }) => ({ balances: [...context.watched.values()] }),
         onDone: { target: 'afterRead', actions: { type: 'recordRead', params: ({ event }) => event.output } },
         onError: 'waiting',
       },
-      on: { HEAD: { actions: assign({ pendingBlock: ({ context, event }) => Math.max(context.pendingBlock, event.block) }) } },
+      on: {
+        HEAD: { actions: assign({ pendingBlock: ({ context, event }) => Math.max(context.pendingBlock, event.block) }) },
+        CHANGED: { actions: assign({ pendingChange: true }) },
+      },
     },
     afterRead: {
-      always: [{ guard: ({ context }) => context.pendingBlock > context.block, target: 'reading' }, { target: 'waiting' }],
+      always: [{ guard: ({ context }) => context.pendingChange || context.pendingBlock > context.block, target: 'reading' }, { target: 'waiting' }],
     },
   },
 });

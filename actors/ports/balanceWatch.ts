@@ -22,9 +22,11 @@ export interface WatchedNode {
   /** Every balance of `balances` and the block, in one round trip; must stop when `signal` aborts. */
   read(balances: readonly WatchedBalance[], signal: AbortSignal): Promise<WatchRead>;
   /**
-   * Follows the node's new heads (`eth_subscribe("newHeads")` over its WebSocket): `live` once
-   * subscribed, `head` per block, `lost` when the subscription fails or its socket closes (not
-   * resubscribed: polling takes over). Returns how to stop. Absent: the node is polled only.
+   * Follows the node's new heads (`eth_subscribe("newHeads")` over its WebSocket; Electrum's
+   * `blockchain.headers.subscribe` and `blockchain.scripthash.subscribe`): `live` once subscribed,
+   * `head` per block, `changed` per script-hash status change, `lost` when the subscription fails
+   * or its socket closes (polling takes over; EVM does not resubscribe, Electrum does on the next
+   * connection). Returns how to stop. Absent: the node is polled only.
    */
   followHeads?(listener: HeadListener): () => void;
   /** Lets go of what the watcher holds, once it no longer reads through this coin's connection. */
@@ -35,6 +37,8 @@ export interface WatchedNode {
 export interface HeadListener {
   live(): void;
   head(block: number): void;
+  /** A watched balance changed without a new block (an Electrum script hash's new status): read again. */
+  changed(): void;
   lost(): void;
 }
 

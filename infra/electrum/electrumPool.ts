@@ -44,6 +44,12 @@ export class ElectrumUnavailableError extends Error {
 
 export type { ElectrumServerStatus };
 
+/** Hears the pool's connections: their server notifications, and each one closing (its subscriptions end with it). */
+export interface PoolFollower {
+  notification(connection: ElectrumConnection, method: string, params: unknown): void;
+  closed(connection: ElectrumConnection): void;
+}
+
 export class ElectrumPool {
   readonly #options: Required<Omit<ElectrumPoolOptions, 'tls'>> & { tls: ElectrumTls };
   readonly #servers: ServerState[];
@@ -51,6 +57,7 @@ export class ElectrumPool {
   #closed = false;
   #cancelRefill: (() => void) | undefined;
   #cancelStagger: (() => void) | undefined;
+  readonly #followers = new Set<PoolFollower>();
 
   constructor(options: ElectrumPoolOptions) {
     this.#options = {
@@ -98,6 +105,12 @@ export class ElectrumPool {
         state.connection?.close(error as Error);
       }
     }
+  }
+
+  /** Follows every connection's notifications and closes until the returned stop is called. */
+  follow(follower: PoolFollower): () => void {
+    this.#followers.add(follower);
+    return () => void this.#followers.delete(follower);
   }
 
   /** Connections per server, for diagnostics. */
@@ -186,9 +199,15 @@ export class ElectrumPool {
       pingIntervalMs: this.#options.pingIntervalMs,
       clientName: this.#options.clientName,
       tls: this.#options.tls,
+      onNotification: (method: string, params: unknown) => {
+        const connection = state.connection;
+        if (connection !== undefined) for (const f of [...this.#followers]) f.notification(connection, method, params);
+      },
       onClose: (reason: Error) => {
-        if (state.connection === undefined) return; // the attempt itself failed: handled below
+        const connection = state.connection;
+        if (connection === undefined) return; // the attempt itself failed: handled below
         state.connection = undefined;
+        for (const f of [...this.#followers]) f.closed(connection);
         this.#suspend(state, reason);
       },
     };

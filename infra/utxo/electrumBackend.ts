@@ -9,6 +9,8 @@ import { electrumContractCalls, qtumAccount, readQrc20Balance } from './qrc20Rea
 import type { UtxoWallet } from './utxoAddress.ts';
 import type { UtxoBackend, UtxoRead } from './utxoBackend.ts';
 import type { ElectrumPlanParams } from './utxoPlan.ts';
+import { electrumScripthash } from './utxoAddress.ts';
+import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
 
 export interface ElectrumBackendOptions {
   readonly clock: Clock;
@@ -40,8 +42,17 @@ export function createElectrumPool(params: ElectrumPlanParams, options: Electrum
 /** The wallet's reads over `pool` (which the backend then owns: `close` closes it). */
 export function electrumBackendOver(pool: ElectrumPool, ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, compressedKey: Uint8Array): UtxoBackend {
   const read = reader(ticker, params, wallet, compressedKey);
+  const { balancePollMs } = balancePollOf(params.entry);
   return {
     read: (signal) => usePool(pool, ticker, signal, read),
+    watch: {
+      pool,
+      servers: params.servers.map((s) => s.url),
+      // A QRC20's balance is its contract's: no script hash tells it changed.
+      ...(params.qrc20 === undefined ? { scriptHashes: wallet.scripts.map(electrumScripthash) } : {}),
+      read,
+      ...(balancePollMs === undefined ? {} : { pollMs: balancePollMs }),
+    },
     close: () => pool.close(),
   };
 }

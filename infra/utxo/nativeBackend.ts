@@ -13,6 +13,7 @@ import { TokenReadError } from '../failover/tokenReadError.ts';
 import { daemonContractCalls, qtumAccount, readQrc20Balance } from './qrc20Reader.ts';
 import type { UtxoBackend, UtxoRead } from './utxoBackend.ts';
 import type { NativePlanParams } from './utxoPlan.ts';
+import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
 
 export interface NativeBackendOptions {
   readonly clock: Clock;
@@ -41,21 +42,31 @@ export async function createNativeBackend(ticker: string, params: NativePlanPara
   const rpc = createRpcClient({ url: `http://${endpoint}`, user: credentials.user, password: credentials.password }, parseRpcJsonExact);
   const timeoutMs = options.requestTimeoutMs ?? 20_000;
   const read = reader(ticker, params, wallet);
+  /** One call within the read budget; failures in the legacy wording. */
+  async function withinBudget<T>(signal: AbortSignal, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const cancel = options.clock.setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    try {
+      return await call(controller.signal);
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      throw nativeError(ticker, endpoint, controller.signal.aborted ? controller.signal.reason : error);
+    } finally {
+      cancel();
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+  const readWallet = (signal: AbortSignal) => withinBudget(signal, (budget) => read(rpc, budget));
+  const { balancePollMs } = balancePollOf(params.daemonEntry);
   return {
-    async read(signal) {
-      const controller = new AbortController();
-      const onAbort = () => controller.abort(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      const cancel = options.clock.setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      try {
-        return await read(rpc, controller.signal);
-      } catch (error) {
-        if (signal.aborted) throw signal.reason;
-        throw nativeError(ticker, endpoint, controller.signal.aborted ? controller.signal.reason : error);
-      } finally {
-        cancel();
-        signal.removeEventListener('abort', onAbort);
-      }
+    read: readWallet,
+    nativeWatch: {
+      endpoint,
+      readBlock: (signal) => withinBudget(signal, (budget) => rpc<number>('getblockcount', [], budget)),
+      read: readWallet,
+      ...(balancePollMs === undefined ? {} : { pollMs: balancePollMs }),
     },
     close: () => undefined, // one HTTP request per call: nothing stays open
   };

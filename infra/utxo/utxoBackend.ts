@@ -1,4 +1,6 @@
 import type { Balance } from '../../machines/activation.types.ts';
+import type { ElectrumWatchSource } from './electrumBalanceWatch.ts';
+import type { NativeWatchSource } from './nativeBalanceWatch.ts';
 
 /** One balance read of a UTXO coin, in its smallest unit. */
 export interface UtxoRead {
@@ -16,6 +18,10 @@ export interface UtxoBackend {
    * (`account_balance`); absent on a coin without an HD account.
    */
   readAccount?(addresses: readonly string[], signal: AbortSignal): Promise<{ readonly currentBlock: number; readonly balances: readonly Balance[] }>;
+  /** How the balance watchers follow it (an Electrum pool); absent: not watched. */
+  readonly watch?: ElectrumWatchSource;
+  /** How the balance watchers poll it (a native daemon); absent: not polled. */
+  readonly nativeWatch?: NativeWatchSource;
   /** Lets go of open connections (disable, stop, failed activation). Idempotent. */
   close(): void;
 }

@@ -19,6 +19,8 @@ import { watchKey } from '../../machines/balanceWatch.machine.ts';
 function unlisted(address: string): never {
   throw new Error(`not an address of the account: ${address}`);
 }
+import { nativeCoinWatch, type NativeWatchSource } from './nativeBalanceWatch.ts';
+import { electrumCoinWatch, type ElectrumWatchSource, type RunningWatchers } from './electrumBalanceWatch.ts';
 import { planElectrum, planNative, planStandalone, type UtxoPlanParams } from './utxoPlan.ts';
 
 export interface UtxoFamilyOptions {
@@ -39,6 +41,11 @@ export interface UtxoFamilyOptions {
  * coin for `my_balance` and is released when the coin is disabled.
  */
 export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
+  /** Every watched Electrum coin's source by ticker (while it is active): a shared watcher reads them. */
+  const watchSources = new Map<string, ElectrumWatchSource>();
+  const runningWatchers: RunningWatchers = new Map();
+  const nativeSources = new Map<string, NativeWatchSource>();
+
   async function backendFor(plan: ActivationPlan, params: UtxoPlanParams, compressed: Uint8Array, address: string): Promise<UtxoBackend> {
     if (params.mode === 'native') return createNativeBackend(plan.ticker, params, { address, compressedKey: compressed }, options);
     return createElectrumBackend(plan.ticker, params, utxoWallet(compressed, params.addressRule), compressed, options);
@@ -166,8 +173,23 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
       return { block: read.currentBlock, balances: new Map(balances.map((b) => [watchKey(b), at.get(b.address)!])) };
     },
 
+    balanceWatch(coin: ActivatedCoin) {
+      const backend = coin.connection as UtxoBackend;
+      if (backend.nativeWatch !== undefined) {
+        nativeSources.set(coin.ticker, backend.nativeWatch);
+        return nativeCoinWatch(coin, backend.nativeWatch, nativeSources);
+      }
+      const source = backend.watch;
+      if (source === undefined) return undefined;
+      watchSources.set(coin.ticker, source);
+      return electrumCoinWatch(coin, source, watchSources, runningWatchers);
+    },
+
     release(coin: ActivatedCoin): void {
-      (coin.connection as UtxoBackend).close();
+      const backend = coin.connection as UtxoBackend;
+      if (backend.watch !== undefined && watchSources.get(coin.ticker) === backend.watch) watchSources.delete(coin.ticker);
+      if (backend.nativeWatch !== undefined && nativeSources.get(coin.ticker) === backend.nativeWatch) nativeSources.delete(coin.ticker);
+      backend.close();
     },
   };
 }

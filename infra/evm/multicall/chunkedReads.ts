@@ -31,9 +31,9 @@ type PieceAnswer = { readonly outcomes: MulticallOutcome[] } | 'too-big' | 'refu
 /**
  * The reads through deployless calls, in rounds: the first round is one call per chunk of
  * {@link DEPLOYLESS_CHUNK_READS} (or fewer, on a node whose gas cap cut a call short before), in
- * the round trip of `sameTrip`. Never is the same chunk asked
- * twice: one the node's gas cap cut short after k reads is continued from there, in concurrent
- * chunks of k; one the node found too big (gas or code size) is split in two; a read that is still
+ * the round trip of `sameTrip`. Never is the same chunk asked twice: one the node's gas cap cut
+ * short after k reads is continued from there, in concurrent chunks of k (and k is remembered for
+ * the node); one the node found too big (gas or code size) is split in two; a read that is still
  * too big alone, or one the node's cap allows none of, is made on its own. With `route` and
  * nothing known of the node yet, the first read checks the route's Multicall3 and the node's path
  * is remembered: `multicall` if it answered, else `deployless`; a node that refuses the call is

@@ -1,0 +1,159 @@
+/**
+ * The Electrum side of the balance watchers (issue 24): one watched node per Electrum server list.
+ * Every watched coin's script hashes are subscribed (`blockchain.scripthash.subscribe`) on the
+ * connection the watcher reads through, with `blockchain.headers.subscribe` for new blocks. A
+ * status notification is a "changed" push and a read then asks the node again only for the coins
+ * whose script hashes changed; the others keep the value last read without a node call. A lost
+ * connection resubscribes everything on the next one (the pool reconnects); until then the block
+ * height is polled.
+ */
+import type { ActivatedCoin, Balance } from '../../machines/activation.types.ts';
+import { DEFAULT_BALANCE_POLL_MS, coinBalances, type CoinWatch, type HeadListener, type WatchedBalance, type WatchedNode, type WatchRead } from '../../actors/ports/balanceWatch.ts';
+import { watchKey } from '../../machines/balanceWatch.machine.ts';
+import type { ElectrumConnection } from '../electrum/electrumConnection.ts';
+import type { ElectrumPool } from '../electrum/electrumPool.ts';
+import type { ElectrumBatch } from './electrumAccountReader.ts';
+
+/** How an Electrum coin is watched: its pool, the script hashes that pay it, and its balance read. */
+export interface ElectrumWatchSource {
+  readonly pool: ElectrumPool;
+  /** The pool's server URLs: coins on the same servers share one watcher (in memory only). */
+  readonly servers: readonly string[];
+  /**
+   * The script hashes whose status tells the balance changed; absent for a QRC20, whose balance
+   * lives in its contract: it is read again at every block.
+   */
+  readonly scriptHashes?: readonly string[];
+  /** The coin's balance read (the activation's) with one server's batches. */
+  read(batch: ElectrumBatch): Promise<{ readonly currentBlock: number; readonly balance: Balance }>;
+  /** Time between two polls of the block height when nothing is pushed (`balance_poll_s`). */
+  readonly pollMs?: number;
+}
+
+/**
+ * What to watch of an active Electrum coin. `sources` holds every active Electrum coin's source
+ * by ticker: the watcher of a shared server list reads the coins that joined it through them.
+ */
+export function electrumCoinWatch(coin: ActivatedCoin, own: ElectrumWatchSource, sources: ReadonlyMap<string, ElectrumWatchSource>, running: RunningWatchers): CoinWatch {
+  const node = watchedElectrumNode(own, sources, running);
+  // A coin joining a running watcher of its servers: that watcher reads (and subscribes) it at once.
+  running.get(node.key)?.();
+  return { node, balances: coinBalances(coin), block: coin.currentBlock };
+}
+
+/**
+ * The watchers that follow their servers now, by node key: how to make one read again. Kept by
+ * the family so that a coin that joins is subscribed at once, not at the next block.
+ */
+export type RunningWatchers = Map<string, () => void>;
+
+const heightOf = (header: unknown): number => {
+  const height = (header as { height?: unknown } | null)?.height;
+  if (typeof height !== 'number' || !Number.isSafeInteger(height)) throw new Error('headers.subscribe height is not an integer');
+  return height;
+};
+
+function watchedElectrumNode(own: ElectrumWatchSource, sources: ReadonlyMap<string, ElectrumWatchSource>, running: RunningWatchers): WatchedNode {
+  const key = ['electrum', ...[...own.servers].sort()].join(' ');
+  // Subscriptions belong to one connection: which script hashes are subscribed there.
+  let subscribed: { readonly connection: ElectrumConnection; readonly hashes: Set<string> } | undefined;
+  /** Script hashes notified since their coin was last read. */
+  const changed = new Set<string>();
+  let listener: HeadListener | undefined;
+  let tip = 0;
+
+  /** Subscribes on `connection` what is not yet (headers first on a new connection), in one batch. */
+  async function subscribe(connection: ElectrumConnection, hashes: readonly string[], signal: AbortSignal): Promise<void> {
+    const fresh = subscribed?.connection !== connection;
+    const on = fresh ? { connection, hashes: new Set<string>() } : subscribed!;
+    const missing = [...new Set(hashes)].filter((h) => !on.hashes.has(h));
+    if (!fresh && missing.length === 0) return;
+    const calls = [...(fresh ? [{ method: 'blockchain.headers.subscribe', params: [] }] : []), ...missing.map((h) => ({ method: 'blockchain.scripthash.subscribe', params: [h] }))];
+    const answers = await connection.batch(calls, signal);
+    if (fresh) tip = Math.max(tip, heightOf(answers[0]));
+    for (const h of missing) on.hashes.add(h);
+    subscribed = on;
+    if (fresh) listener?.live();
+  }
+
+  async function read(balances: readonly WatchedBalance[], signal: AbortSignal): Promise<WatchRead> {
+    const byPlatform = new Map<string, WatchedBalance[]>();
+    for (const b of balances) byPlatform.set(b.platform, [...(byPlatform.get(b.platform) ?? []), b]);
+    return own.pool.use(async (connection) => {
+      const batch: ElectrumBatch = (calls) => connection.batch(calls, signal);
+      const hashes = [...byPlatform.keys()].flatMap((p) => sources.get(p)?.scriptHashes ?? []);
+      const wasSubscribed = subscribed?.connection === connection ? new Set(subscribed.hashes) : new Set<string>();
+      await subscribe(connection, hashes, signal);
+      const values = new Map<string, { spendable: bigint; unspendable: bigint }>();
+      let block = tip;
+      for (const [platform, items] of byPlatform) {
+        const source = sources.get(platform);
+        if (source === undefined) continue;
+        const scripts = source.scriptHashes;
+        // Read again only when a status changed, the hash was not subscribed yet, or nothing is known.
+        const stale = scripts === undefined || scripts.some((h) => changed.has(h) || !wasSubscribed.has(h)) || items.some((b) => b.balance === undefined);
+        if (!stale) {
+          for (const b of items) values.set(watchKey(b), b.balance!);
+          continue;
+        }
+        for (const h of scripts ?? []) changed.delete(h); // a notification during the read marks it again
+        try {
+          const now = await source.read(batch);
+          block = Math.max(block, now.currentBlock);
+          for (const b of items) values.set(watchKey(b), now.balance);
+        } catch (error) {
+          for (const h of scripts ?? []) changed.add(h);
+          throw error;
+        }
+      }
+      tip = Math.max(tip, block);
+      return { block, balances: values };
+    }, signal);
+  }
+
+  return {
+    key,
+    pollMs: own.pollMs ?? DEFAULT_BALANCE_POLL_MS,
+    readBlock: (signal) =>
+      own.pool.use(async (connection) => {
+        const height = heightOf(await connection.request('blockchain.headers.subscribe', [], signal));
+        tip = Math.max(tip, height);
+        // Reachable again but not subscribed here: a read subscribes (a reconnected server).
+        if (listener !== undefined && subscribed?.connection !== connection) queueMicrotask(() => listener?.changed());
+        return height;
+      }, signal),
+    read,
+    followHeads(heard: HeadListener) {
+      listener = heard;
+      const stop = own.pool.follow({
+        notification(connection, method, params) {
+          if (connection !== subscribed?.connection || !Array.isArray(params)) return;
+          if (method === 'blockchain.headers.subscribe') {
+            const height = heightOf(params[0]);
+            tip = Math.max(tip, height);
+            heard.head(height);
+          } else if (method === 'blockchain.scripthash.subscribe' && subscribed.hashes.has(String(params[0]))) {
+            changed.add(String(params[0]));
+            heard.changed();
+          }
+        },
+        closed(connection) {
+          if (connection !== subscribed?.connection) return;
+          subscribed = undefined;
+          heard.lost();
+          heard.changed(); // read (and subscribe) again on the next connection
+        },
+      });
+      // After the WATCH that follows the join (sent in the same turn), a read subscribes the coin.
+      const readAgain = () => queueMicrotask(() => listener?.changed());
+      running.set(key, readAgain);
+      readAgain(); // the first read subscribes every script hash
+      return () => {
+        listener = undefined;
+        if (running.get(key) === readAgain) running.delete(key);
+        stop();
+      };
+    },
+    close: () => undefined, // the pool is the coin's, closed when the coin is released
+  };
+}
