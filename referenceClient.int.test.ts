@@ -5,12 +5,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { crypto as btcCrypto } from 'bitcoinjs-lib';
 import { startLitecoind, type Litecoind } from './devnet/litecoind/litecoind.ts';
 import { p2pkhAddress } from './devnet/litecoind/litecoinRegtest.ts';
 import { startElectrumServer, type ElectrumServer } from './devnet/electrum/electrumServer.ts';
-import { REAL_COINS_FILE } from './devnet/data/index.ts';
+import { realCoinEntries } from './devnet/data/index.ts';
 import { createIguanaKeyProvider } from './infra/keys/index.ts';
 import { FakeHardwareWallet } from './devnet/hardware/fakeHardwareWallet.ts';
 import { ReferenceClient, isSdkError } from './devnet/referenceClient/sdkClient.ts';
@@ -18,13 +17,13 @@ import {
   enableErc20Params,
   ethWithTokensParams,
   qtumInitParams,
-  taskStatusParams,
   trezorEthInitParams,
   utxoInitParams,
   type EvmPlatformConfig,
   type UtxoConfig,
 } from './devnet/referenceClient/clientBodies.ts';
 import { loginStorm, type LoginAsset } from './devnet/referenceClient/loginStorm.ts';
+import { pollTask, statusLabel } from './devnet/referenceClient/taskPolling.ts';
 import { SWAP_CONTRACT, TEST_ADDRESS, TEST_PASSPHRASE, TEST_PASSWORD, startStack, startTestDevnet, type Stack } from './devnet/testing/stack.ts';
 import { evmToTronBase58 } from './infra/keys/tronAddress.ts';
 import type { EvmDevnet } from './devnet/index.ts';
@@ -50,8 +49,7 @@ before(async () => {
   [devnet, litecoind] = await Promise.all([startTestDevnet({ nativeWei: NATIVE, tokens: TOKENS }), startLitecoind()]);
   await litecoind.fund(p2pkhAddress(hash160), UTXO_FUNDED, 1);
   electrum = await startElectrumServer({ litecoind, evm: devnet, transports: ['TCP'] });
-  const all = JSON.parse(await readFile(REAL_COINS_FILE, 'utf8')) as { coin: string }[];
-  utxoCoins = all.filter((c) => ['LTC', 'KMD', 'QTUM'].includes(c.coin));
+  utxoCoins = await realCoinEntries(['LTC', 'KMD', 'QTUM']);
 });
 after(async () => {
   await electrum?.stop();
@@ -165,21 +163,23 @@ describe('the reference client, replayed', () => {
       const init = await client.v2('task::enable_eth::init', trezorEthInitParams(eth(s), ['USDT-ERC20']));
       assert.equal(isSdkError(init.body), false, JSON.stringify(init.body));
       assert.ok(Number.isInteger(init.body.result.task_id));
-      const seen = new Set<string>();
-      for (let poll = 0; poll < 200; poll++) {
-        const { body } = await client.v2('task::enable_eth::status', taskStatusParams(init.body.result.task_id));
+      const answers = await pollTask(client, 'enable_eth', init.body.result.task_id, {
+        intervalMs: 20,
+        maxPolls: 200,
+        async onStatus(body) {
+          if (body.result.details === 'WaitingForTrezorToConnect') fake.connect(); // the user plugs the device in
+          if (body.result.status === 'UserActionRequired' && body.result.details === 'EnterTrezorPin') {
+            // The SDK has no enable_eth user_action; the reference's docs and tests send this one.
+            const pin = await client.v2('task::enable_eth::user_action', { task_id: init.body.result.task_id, user_action: { action_type: 'TrezorPin', pin: '1234' } });
+            assert.equal(isSdkError(pin.body), false, JSON.stringify(pin.body));
+          }
+        },
+      });
+      for (const body of answers) {
         assert.equal(isSdkError(body), false, JSON.stringify(body));
         assert.ok('details' in body.result, 'the client requires the details key');
-        seen.add(`${body.result.status} ${typeof body.result.details === 'string' ? body.result.details : ''}`.trim());
-        if (body.result.details === 'WaitingForTrezorToConnect') fake.connect(); // the user plugs the device in
-        if (body.result.status === 'UserActionRequired' && body.result.details === 'EnterTrezorPin') {
-          // The SDK has no enable_eth user_action; the reference's docs and tests send this one.
-          const pin = await client.v2('task::enable_eth::user_action', { task_id: init.body.result.task_id, user_action: { action_type: 'TrezorPin', pin: '1234' } });
-          assert.equal(isSdkError(pin.body), false, JSON.stringify(pin.body));
-        }
-        if (body.result.status === 'Ok') break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
       }
+      const seen = new Set(answers.map(statusLabel));
       assert.ok(seen.has('InProgress WaitingForTrezorToConnect'), [...seen].join(', '));
       assert.ok(seen.has('UserActionRequired EnterTrezorPin'), [...seen].join(', '));
       assert.ok(seen.has('Ok'), [...seen].join(', '));
@@ -201,15 +201,12 @@ describe('the reference client, replayed', () => {
         assert.equal(isSdkError(init.body), false, JSON.stringify(init.body));
         assert.equal(init.body.mmrpc, '2.0');
         assert.ok(Number.isInteger(init.body.result.task_id));
-        let last: any;
-        for (let poll = 0; poll < 500; poll++) {
-          const taskId = init.body.result.task_id;
-          last = (await client.v2(`task::${kind}::status`, forget === undefined ? { task_id: taskId } : taskStatusParams(taskId, forget))).body;
-          assert.equal(isSdkError(last), false, JSON.stringify(last));
-          assert.ok(typeof last.result.status === 'string' && 'details' in last.result, JSON.stringify(last));
-          if (last.result.status === 'Ok') break;
-          await new Promise((resolve) => setTimeout(resolve, 20));
+        const answers = await pollTask(client, kind, init.body.result.task_id, { forget, intervalMs: 20, maxPolls: 500 });
+        for (const body of answers) {
+          assert.equal(isSdkError(body), false, JSON.stringify(body));
+          assert.ok(typeof body.result.status === 'string' && 'details' in body.result, JSON.stringify(body));
         }
+        const last = answers.at(-1);
         assert.equal(last.result.status, 'Ok', `${params.ticker}: ${JSON.stringify(last)}`);
       }
       const enabled = ((await client.v2('get_enabled_coins', null)).body.result.coins as { ticker: string }[]).map((c) => c.ticker).sort();
@@ -229,21 +226,20 @@ describe('the reference client, replayed', () => {
       const client = new ReferenceClient(s.service.url, TEST_PASSWORD);
       const init = await client.v2('task::enable_utxo::init', utxoInitParams(LTC(), true));
       assert.equal(isSdkError(init.body), false, JSON.stringify(init.body));
-      const seen: string[] = [];
-      let last: any;
-      for (let poll = 0; poll < 500; poll++) {
-        last = (await client.v2('task::enable_utxo::status', taskStatusParams(init.body.result.task_id))).body;
-        assert.equal(isSdkError(last), false, JSON.stringify(last));
-        const label = `${last.result.status} ${typeof last.result.details === 'string' ? last.result.details : ''}`.trim();
-        if (seen.at(-1) !== label) seen.push(label);
-        if (last.result.details === 'WaitingForTrezorToConnect') fake.connect();
-        if (last.result.details === 'EnterTrezorPin') {
-          const pin = await client.v2('task::enable_utxo::user_action', { task_id: init.body.result.task_id, user_action: { action_type: 'TrezorPin', pin: '1234' } });
-          assert.equal(isSdkError(pin.body), false, JSON.stringify(pin.body));
-        }
-        if (last.result.status === 'Ok') break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const answers = await pollTask(client, 'enable_utxo', init.body.result.task_id, {
+        intervalMs: 20,
+        maxPolls: 500,
+        async onStatus(body) {
+          if (body.result.details === 'WaitingForTrezorToConnect') fake.connect();
+          if (body.result.details === 'EnterTrezorPin') {
+            const pin = await client.v2('task::enable_utxo::user_action', { task_id: init.body.result.task_id, user_action: { action_type: 'TrezorPin', pin: '1234' } });
+            assert.equal(isSdkError(pin.body), false, JSON.stringify(pin.body));
+          }
+        },
+      });
+      for (const body of answers) assert.equal(isSdkError(body), false, JSON.stringify(body));
+      const seen = [...new Set(answers.map(statusLabel))];
+      const last = answers.at(-1);
       assert.equal(last.result.status, 'Ok', `${seen.join(' → ')}: ${JSON.stringify(last)}`);
       assert.ok(seen.includes('InProgress WaitingForTrezorToConnect') && seen.includes('UserActionRequired EnterTrezorPin'), seen.join(' → '));
     } finally {

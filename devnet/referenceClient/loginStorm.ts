@@ -8,8 +8,9 @@
  * future is retried by the GUI, up to 15 tries, waiting 500 ms doubling to 10 s.
  */
 import { sleep, systemClock } from '../../kernel/clock.ts';
-import { enableErc20Params, ethWithTokensParams, taskStatusParams, utxoInitParams, type EvmPlatformConfig, type UtxoConfig } from './clientBodies.ts';
+import { enableErc20Params, ethWithTokensParams, utxoInitParams, type EvmPlatformConfig, type UtxoConfig } from './clientBodies.ts';
 import { isSdkError, type ReferenceClient } from './sdkClient.ts';
+import { pollTask } from './taskPolling.ts';
 
 export type LoginAsset =
   | { readonly kind: 'platform'; readonly ticker: string; readonly platform: EvmPlatformConfig }
@@ -82,12 +83,8 @@ async function activateOnce(client: ReferenceClient, asset: LoginAsset, enabled:
 async function utxoTask(client: ReferenceClient, coin: UtxoConfig, pollMs: number): Promise<boolean> {
   const init = await client.v2('task::enable_utxo::init', utxoInitParams(coin));
   if (isSdkError(init.body)) return false;
-  for (;;) {
-    const { body } = await client.v2('task::enable_utxo::status', taskStatusParams(init.body.result.task_id));
-    if (isSdkError(body)) return false;
-    if (body.result.status === 'Ok') return true;
-    await wait(pollMs);
-  }
+  const last = (await pollTask(client, 'enable_utxo', init.body.result.task_id, { intervalMs: pollMs })).at(-1);
+  return !isSdkError(last) && last.result.status === 'Ok';
 }
 
 /** The SDK's check after an activation: up to 15 `get_enabled_coins`, 50 ms doubling to 500 ms apart. */

@@ -1,11 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { crypto as btcCrypto, payments } from 'bitcoinjs-lib';
 import { startLitecoind, type Litecoind } from '../../devnet/litecoind/litecoind.ts';
 import { p2pkhAddress } from '../../devnet/litecoind/litecoinRegtest.ts';
 import { startElectrumServer, type ElectrumServer } from '../../devnet/electrum/electrumServer.ts';
-import { REAL_COINS_FILE } from '../../devnet/data/index.ts';
+import { realCoinEntries } from '../../devnet/data/index.ts';
 import { createHdKeyProvider } from '../../infra/keys/hd.ts';
 import { accountBalanceResult } from '../../spec/accountBalance.ts';
 import { startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
@@ -26,8 +25,7 @@ let devnet: EvmDevnet;
 let s: Stack;
 
 before(async () => {
-  const all = JSON.parse(await readFile(REAL_COINS_FILE, 'utf8')) as Record<string, unknown>[];
-  ltc = all.find((c) => c.coin === 'LTC')!;
+  [ltc] = (await realCoinEntries(['LTC'])) as [Record<string, unknown>];
   [node, devnet] = await Promise.all([startLitecoind(), startTestDevnet()]);
   await node.fund(p2pkhAddress(await hashOf(0)), 100_000_000n, 1);
   await node.fund(p2pkhAddress(await hashOf(2)), 300_000_000n, 1);

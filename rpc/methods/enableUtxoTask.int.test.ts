@@ -1,13 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { crypto as btcCrypto, payments } from 'bitcoinjs-lib';
 import { refusedUrl, startEvmDevnet, type EvmDevnet } from '../../devnet/index.ts';
 import { startLitecoind, type Litecoind } from '../../devnet/litecoind/litecoind.ts';
 import { fundImmatureCoinbase } from '../../devnet/litecoind/coinbaseFunding.ts';
 import { p2pkhAddress } from '../../devnet/litecoind/litecoinRegtest.ts';
 import { startElectrumServer, type ElectrumServer } from '../../devnet/electrum/electrumServer.ts';
-import { REAL_COINS_FILE } from '../../devnet/data/index.ts';
+import { realCoinEntries } from '../../devnet/data/index.ts';
 import { createIguanaKeyProvider } from '../../infra/keys/index.ts';
 import { formatAmount } from '../../spec/amount.ts';
 import { standaloneActivationResult } from '../../spec/activationResult.ts';
@@ -41,8 +40,7 @@ before(async () => {
   coinbase = (await fundImmatureCoinbase(node, hash160.toString('hex'))).litoshis;
   await node.fund(regtest, PENDING, 0);
   server = await startElectrumServer({ litecoind: node, evm, transports: ['TCP'] });
-  const all = JSON.parse(await readFile(REAL_COINS_FILE, 'utf8')) as Record<string, unknown>[];
-  realCoins = all.filter((c) => ['LTC', 'KMD', 'QTUM'].includes(c.coin as string));
+  realCoins = await realCoinEntries(['LTC', 'KMD', 'QTUM']);
 });
 after(async () => {
   await server?.stop();

@@ -1,13 +1,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { HDNodeWallet } from 'ethers';
 import { crypto as btcCrypto, payments } from 'bitcoinjs-lib';
 import { startEvmDevnet, startDeviceDouble, pinToPositions, TEST_MNEMONIC, type DeviceDouble, type EvmDevnet } from '../../devnet/index.ts';
 import { startLitecoind, type Litecoind } from '../../devnet/litecoind/litecoind.ts';
 import { p2pkhAddress } from '../../devnet/litecoind/litecoinRegtest.ts';
 import { startElectrumServer, type ElectrumServer } from '../../devnet/electrum/electrumServer.ts';
-import { REAL_COINS_FILE } from '../../devnet/data/index.ts';
+import { realCoinEntries } from '../../devnet/data/index.ts';
 import { createTrezorConnectWallet } from '../../infra/hardware/trezorConnectWallet.ts';
 import type { HardwareWallet } from '../../actors/ports/hardwareWallet.ts';
 import { startStack, type Stack } from '../../devnet/testing/stack.ts';
@@ -38,9 +37,8 @@ before(async () => {
   server = await startElectrumServer({ litecoind: node, evm, transports: ['TCP'] });
   device = await startDeviceDouble({ pin: PIN });
   wallet = createTrezorConnectWallet({ udpPort: device.port });
-  const all = JSON.parse(await readFile(REAL_COINS_FILE, 'utf8')) as { coin: string }[];
   stack = await startStack({
-    extraCoins: all.filter((c) => c.coin === 'LTC'),
+    extraCoins: await realCoinEntries(['LTC']),
     hardware: async () => wallet,
     config: { wire_names: 'reference' },
     taskTimeouts: { connectMs: 60_000, pinMs: 60_000, confirmMs: 60_000 },
