@@ -59,6 +59,8 @@ export interface ServiceOptions {
   readonly tron?: { readonly nodeTimeoutMs?: number };
   /** Overrides of the Electrum client (tests): request budget, ping period, connection stagger. */
   readonly utxo?: { readonly requestTimeoutMs?: number; readonly pingIntervalMs?: number };
+  /** History sync tuning (tests, the benchmark): transactions fetched per saved chunk. @default 200 */
+  readonly history?: { readonly chunk?: number };
   /** Overrides the config's hardware timeouts (tests). */
   readonly taskTimeouts?: TaskTimeouts;
   /** Overrides the device adapter (default: `@trezor/connect` over UDP, loaded on first use). */
@@ -158,6 +160,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       view: (ticker) => registry.view(ticker),
       sourceOf: (coin) => families.history(coin),
       append: (ticker, event) => log.append(coinStream(ticker), [event]),
+      ...(options.history?.chunk === undefined ? {} : { chunk: options.history.chunk }),
     });
     log.subscribe((event) => history.apply(event));
     const hd = isHdKeyProvider(keys) ? { walletId: keys.walletId, known: hdAddresses } : undefined;
