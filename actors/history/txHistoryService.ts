@@ -100,6 +100,11 @@ export class TxHistoryService {
     for (const { history } of this.#running.values()) await history.idle();
   }
 
+  /** How many calls the history of `ticker` has sent (the benchmark); `undefined` when it is not synced. */
+  requestsOf(ticker: string): number | undefined {
+    return this.#running.get(ticker)?.source.requests();
+  }
+
   /** How many coins are synced now. */
   get size(): number {
     return this.#running.size;

@@ -14,6 +14,8 @@ export interface TcpLatencyRelay {
   cut(): number;
   /** Connections accepted since start. */
   connections(): number;
+  /** Newline-ended messages sent by clients (an Electrum request or batch each: its round trips). */
+  messages(): number;
   stop(): Promise<void>;
 }
 
@@ -22,6 +24,7 @@ export async function startTcpLatencyRelay(target: string, latencyMs: number): P
   const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
   const open = new Set<net.Socket>();
   let accepted = 0;
+  let messages = 0;
   const oneWay = latencyMs / 2;
   const delayed = (from: net.Socket, to: net.Socket) =>
     from.on('data', (chunk) => {
@@ -39,6 +42,9 @@ export async function startTcpLatencyRelay(target: string, latencyMs: number): P
     track(client);
     const upstream = net.connect(port, host);
     track(upstream);
+    client.on('data', (chunk: Buffer) => {
+      for (const byte of chunk) if (byte === 0x0a) messages++;
+    });
     delayed(client, upstream);
     delayed(upstream, client);
     client.on('close', () => setTimeout(() => upstream.destroy(), oneWay));
@@ -54,6 +60,7 @@ export async function startTcpLatencyRelay(target: string, latencyMs: number): P
     address: `${LOOPBACK_HOST}:${bound}`,
     cut,
     connections: () => accepted,
+    messages: () => messages,
     stop: () => closeServer(server, cut),
   };
 }
