@@ -240,7 +240,7 @@ function onFrame({ event, data, id }, onReady) {
 function coinOf(ticker, platform) {
   let coin = coins.get(ticker);
   if (coin === undefined) {
-    coin = { ticker, platform: platform ?? null, hint: null, balance: undefined, status: undefined, error: null, activity: new Map() };
+    coin = { ticker, platform: platform ?? null, hint: null, balance: undefined, status: undefined, error: null, activity: new Map(), history: null };
     coins.set(ticker, coin);
   }
   if (platform !== undefined) coin.platform = platform;
@@ -291,7 +291,7 @@ function apply(event) {
   switch (event.type) {
     case 'SessionStarted':
       for (const coin of coins.values()) {
-        Object.assign(coin, { hint: null, balance: undefined, activity: new Map() });
+        Object.assign(coin, { hint: null, balance: undefined, activity: new Map(), history: null });
         markCoin(coin);
       }
       break;
@@ -300,7 +300,7 @@ function apply(event) {
       markCoin(coinOf(d.ticker));
       break;
     case 'CoinActivated':
-      Object.assign(coinOf(d.ticker), { hint: null, balance: d.balance ?? hd[d.ticker], error: null, activity: new Map() });
+      Object.assign(coinOf(d.ticker), { hint: null, balance: d.balance ?? hd[d.ticker], error: null, activity: new Map(), history: null });
       markCoin(coinOf(d.ticker));
       for (const token of d.tokens ?? []) {
         Object.assign(coinOf(token.ticker, d.ticker), { hint: null, balance: token.balance ?? hd[token.ticker] });
@@ -322,6 +322,16 @@ function apply(event) {
     case 'TokenDisabled':
       Object.assign(coinOf(d.ticker, d.platform), { hint: null, balance: undefined });
       markCoin(coinOf(d.ticker));
+      break;
+    // The history sync's progress (issue 26): the coin's History column, in the sync_status names.
+    case 'HistorySyncStarted':
+      coinOf(d.ticker).history = `InProgress: ${d.transactionsLeft} to fetch at block ${d.block}`;
+      break;
+    case 'HistorySynced':
+      coinOf(d.ticker).history = `Finished: ${d.total} transactions at block ${d.block}`;
+      break;
+    case 'HistorySyncFailed':
+      coinOf(d.ticker).history = `Error: ${d.message}`;
       break;
     case 'TaskCreated':
       taskOf(d.taskId).ticker = d.ticker;
@@ -434,6 +444,13 @@ function settingsText(status) {
   return parts.join(' · ');
 }
 
+/** The coin's history sync: from its last history event, else whether `tx_history` is on. */
+function historyText(coin) {
+  if (coin.history !== null) return coin.history;
+  if (coin.status === undefined) return '—';
+  return coin.status.tx_history ? 'NotStarted' : 'NotEnabled';
+}
+
 /** Platforms (and coins of their own) by ticker, each followed by its tokens. */
 function coinOrder() {
   const platforms = [...coins.values()].filter((c) => c.platform === null || !coins.has(c.platform)).sort((a, b) => a.ticker.localeCompare(b.ticker));
@@ -468,6 +485,7 @@ function render() {
     cell(row, 2, enabled ? (coin.status?.address ?? '—') : '—', 'address');
     cell(row, 3, enabled ? balanceText(coin.balance) : '—');
     cell(row, 4, enabled ? settingsText(coin.status) : '—');
+    cell(row, 5, enabled ? historyText(coin) : '—', 'history');
     row.dataset.state = state;
   }
   $('no-coins').hidden = coins.size > 0;
