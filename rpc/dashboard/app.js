@@ -326,12 +326,15 @@ function apply(event) {
     // The history sync's progress (issue 26): the coin's History column, in the sync_status names.
     case 'HistorySyncStarted':
       coinOf(d.ticker).history = `InProgress: ${d.transactionsLeft} to fetch at block ${d.block}`;
+      markCoin(coinOf(d.ticker));
       break;
     case 'HistorySynced':
       coinOf(d.ticker).history = `Finished: ${d.total} transactions at block ${d.block}`;
+      markCoin(coinOf(d.ticker));
       break;
     case 'HistorySyncFailed':
       coinOf(d.ticker).history = `Error: ${d.message}`;
+      markCoin(coinOf(d.ticker));
       break;
     case 'TaskCreated':
       taskOf(d.taskId).ticker = d.ticker;
@@ -447,7 +450,7 @@ function settingsText(status) {
 /** The coin's history sync: from its last history event, else whether `tx_history` is on. */
 function historyText(coin) {
   if (coin.history !== null) return coin.history;
-  if (coin.status === undefined) return '—';
+  if (!coin.status) return '—';
   return coin.status.tx_history ? 'NotStarted' : 'NotEnabled';
 }
 
