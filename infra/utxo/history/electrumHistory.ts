@@ -8,20 +8,19 @@
  * next batch, and what was stored stays stored. New transactions are heard from the notifications of
  * the subscriptions the balance watcher holds (`ElectrumPool.follow`): nothing is subscribed twice.
  */
-import { HistoryRefusedError, type HistoryAddress, type HistorySource, type ListedTx, type TxRecord } from '../../../actors/history/historyPort.ts';
+import { HistoryRefusedError, type HistoryAddress, type HistorySource, type ListedTx } from '../../../actors/history/historyPort.ts';
 import type { ElectrumCall } from '../../electrum/electrumConnection.ts';
 import { ElectrumRpcError } from '../../electrum/electrumConnection.ts';
 import type { ElectrumPool } from '../../electrum/electrumPool.ts';
 import { electrumScripthash } from '../utxoAddress.ts';
 import type { ScriptAddresser } from './scriptAddress.ts';
-import { headerTime, parseTx, prevTxid, txRecord, type ParsedTx } from './txRecords.ts';
+import { headerTime } from './txRecords.ts';
+import { txDetails } from './txDetails.ts';
 
 /** Calls per JSON-RPC batch. @default 100 */
 export const HISTORY_BATCH = 100;
 /** Batches in flight at once on the pool. @default 4 */
 export const HISTORY_CONCURRENCY = 4;
-/** Raw transactions kept in memory between chunks (inputs often spend earlier entries). @default 5000 */
-const TX_CACHE = 5_000;
 
 /** An address of the coin with the output scripts that pay it. */
 export interface HistoryWallet extends HistoryAddress {
@@ -45,7 +44,6 @@ export function electrumHistorySource(options: ElectrumHistoryOptions): HistoryS
   const { pool, addressOf } = options;
   const batchSize = options.batchSize ?? HISTORY_BATCH;
   const concurrency = options.concurrency ?? HISTORY_CONCURRENCY;
-  const cache = new Map<string, ParsedTx>();
   let requests = 0;
 
   /** `calls` in batches, at most `concurrency` in flight; results in call order. */
@@ -73,16 +71,14 @@ export function electrumHistorySource(options: ElectrumHistoryOptions): HistoryS
     return { mine, hashes };
   };
 
-  async function rawTxs(hashes: readonly string[], signal: AbortSignal): Promise<void> {
-    const wanted = [...new Set(hashes)].filter((h) => !cache.has(h));
-    const hexes = await callAll(wanted.map((h) => ({ method: 'blockchain.transaction.get', params: [h] })), signal);
-    wanted.forEach((h, i) => remember(h, parseTx(String(hexes[i]))));
-  }
-
-  function remember(hash: string, tx: ParsedTx): void {
-    if (cache.size >= TX_CACHE) cache.delete(cache.keys().next().value!);
-    cache.set(hash, tx);
-  }
+  const details = txDetails(
+    {
+      rawTxs: async (hashes, signal) => (await callAll(hashes.map((h) => ({ method: 'blockchain.transaction.get', params: [h] })), signal)).map(String),
+      blockTimes: async (heights, signal) => (await callAll(heights.map((h) => ({ method: 'blockchain.block.header', params: [h] })), signal)).map((header) => headerTime(String(header))),
+    },
+    () => scriptsOf().mine,
+    addressOf,
+  );
 
   return {
     addresses: () => options.wallets().map(({ address, hd }) => (hd === undefined ? { address } : { address, hd })),
@@ -105,17 +101,7 @@ export function electrumHistorySource(options: ElectrumHistoryOptions): HistoryS
       return { currentBlock: height, txs: [...txs].map(([txHash, h]): ListedTx => ({ txHash, height: h })) };
     },
 
-    async details(txs, signal): Promise<TxRecord[]> {
-      const { mine } = scriptsOf();
-      await rawTxs(txs.map((t) => t.txHash), signal);
-      const own = new Map(txs.map((t) => [t.txHash, cache.get(t.txHash)!]));
-      const prevs = [...own.values()].flatMap(({ tx }) => (tx.isCoinbase() ? [] : tx.ins.map(prevTxid)));
-      await rawTxs(prevs, signal);
-      const heights = [...new Set(txs.map((t) => t.height).filter((h) => h > 0))];
-      const headers = await callAll(heights.map((h) => ({ method: 'blockchain.block.header', params: [h] })), signal);
-      const times = new Map(heights.map((h, i) => [h, headerTime(String(headers[i]))]));
-      return txs.map((t) => txRecord(t.txHash, own.get(t.txHash)!, t.height, times.get(t.height) ?? 0, (id) => cache.get(id), mine, addressOf));
-    },
+    details,
 
     follow(listener) {
       return pool.follow({
