@@ -120,7 +120,7 @@ export function txHistoryMethods(history: TxHistoryService, streams: TxHistorySt
         handle: ({ client_id, coin }) => {
           const supported = history.supports(coin);
           if (supported === undefined) throw new ActivationError(ErrorType.CoinNotFound, `${coin} is not enabled`);
-          if (!supported) throw new ActivationError(ErrorType.CoinNotSupported, `the history of ${coin} is not loaded (only UTXO and QTUM coins over Electrum)`);
+          if (!supported) throw new ActivationError(ErrorType.CoinNotSupported, `the history of ${coin} is not loaded (only UTXO and QTUM coins, over Electrum or a native daemon)`);
           return { streamer_id: streams.enableTxHistory(client_id, coin) };
         },
       }),
