@@ -10,7 +10,12 @@ const listed = (n: number): ListedTx[] => Array.from({ length: n }, (_, i) => ({
 
 function fakeSource(txs: ListedTx[], failures: Error[] = []) {
   const asked: string[][] = [];
+  const heard: { block?: (height: number) => void } = {};
   const source: HistorySource = {
+    follow(listener) {
+      heard.block = (height) => listener.block(height);
+      return () => delete heard.block;
+    },
     addresses: () => [{ address: 'A' }],
     requests: () => asked.length,
     async list() {
@@ -23,7 +28,7 @@ function fakeSource(txs: ListedTx[], failures: Error[] = []) {
       return wanted.map(record);
     },
   };
-  return { source, asked };
+  return { source, asked, heard };
 }
 
 function memoryStore(kept?: StoredHistory) {
@@ -74,13 +79,16 @@ describe('CoinHistory (one coin\'s history sync)', () => {
     assert.match(described(events)[0]!, /"transactionsLeft":2/);
   });
 
-  test('Given a server that refuses the history call, Then Error with its code and reason, one HistorySyncFailed, no retry', async () => {
-    const { source } = fakeSource(listed(2), [new HistoryRefusedError('history too large', 1)]);
+  test('Given a server that refuses the history call, Then Error with its code and reason, one HistorySyncFailed, no retry; When a block comes, Then it passes again', async () => {
+    const { source, heard } = fakeSource(listed(2), [new HistoryRefusedError('history too large', 1)]);
     const { history, events } = coinHistory(source, memoryStore().store);
     await history.start(40);
     await history.idle();
     assert.deepEqual(history.status, { state: 'Error', code: 1, message: 'history too large' });
     assert.deepEqual(described(events), ['HistorySyncFailed {"ticker":"LTC","code":1,"message":"history too large"}']);
+    heard.block!(51);
+    await history.idle();
+    assert.deepEqual([history.status, history.records.length], [{ state: 'Finished' }, 2]);
   });
 
   test('Given transport failures, When the backoff passes on the clock, Then the pass runs again and finishes', async () => {

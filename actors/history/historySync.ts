@@ -81,8 +81,9 @@ export class CoinHistory {
       changed: () => this.trigger(),
       block: (height) => {
         this.#tip = Math.max(this.#tip, height);
-        // An unconfirmed entry may have been mined: list again (its height and time change).
-        if (this.#sorted[0]?.blockHeight === 0) this.trigger();
+        // An unconfirmed entry may have been mined (its height and time change), or a sync that
+        // stopped at an error may pass now: list again.
+        if (this.#sorted[0]?.blockHeight === 0 || this.#status.state === 'Error') this.trigger();
       },
     });
     this.trigger();
