@@ -10,22 +10,6 @@ import { Bip44Chain } from './accountBalance.ts';
 /** Entries per page when `limit` is absent (the reference's `common::ten`). */
 export const DEFAULT_HISTORY_LIMIT = 10;
 
-/**
- * Legacy `my_tx_history` (flat). `target` is what the reference's client adds to legacy calls
- * (`{"type":"account_id","id":0}`) and the reference ignores: the legacy form answers the coin's
- * whole history (docs/compatibility.md §22).
- */
-export const MyTxHistoryLegacyParams = Type.Object({
-  coin: Type.String({ minLength: 1 }),
-  from_id: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9a-fA-F]*$' }), Type.Null()])),
-  max: Type.Boolean({ default: false }),
-  limit: Type.Integer({ minimum: 0, default: DEFAULT_HISTORY_LIMIT }),
-  page_number: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-  target: Type.Optional(Type.Unknown()),
-});
-export type MyTxHistoryLegacyParams = Static<typeof MyTxHistoryLegacyParams>;
-export const myTxHistoryLegacyParams = compile(MyTxHistoryLegacyParams);
-
 const ChainName = Type.Union([Type.Literal(Bip44Chain.External), Type.Literal(Bip44Chain.Internal)]);
 const AccountId = Type.Integer({ minimum: 0, maximum: 0x7fffffff });
 
@@ -36,6 +20,22 @@ export const HistoryTarget = Type.Union([
   Type.Object({ type: Type.Literal('address_id'), account_id: AccountId, chain: ChainName, address_id: AccountId }),
 ]);
 export type HistoryTarget = Static<typeof HistoryTarget>;
+
+/**
+ * Legacy `my_tx_history` (flat). `target`, which the reference ignores in this form, filters as in
+ * v2; the reference's client sends `{"type":"account_id","id":0}` in legacy calls, read as account 0
+ * (docs/compatibility.md §22).
+ */
+export const MyTxHistoryLegacyParams = Type.Object({
+  coin: Type.String({ minLength: 1 }),
+  from_id: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9a-fA-F]*$' }), Type.Null()])),
+  max: Type.Boolean({ default: false }),
+  limit: Type.Integer({ minimum: 0, default: DEFAULT_HISTORY_LIMIT }),
+  page_number: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  target: Type.Optional(Type.Union([HistoryTarget, Type.Object({ type: Type.Literal('account_id'), id: AccountId })])),
+});
+export type MyTxHistoryLegacyParams = Static<typeof MyTxHistoryLegacyParams>;
+export const myTxHistoryLegacyParams = compile(MyTxHistoryLegacyParams);
 
 /** `PagingOptionsEnum<BytesJson>`: PascalCase keys, a 1-based page or after an `internal_id`. */
 export const HistoryPaging = Type.Union([

@@ -135,6 +135,10 @@ describe('my_tx_history of an Iguana LTC wallet over Electrum', () => {
       );
       const all = (await s.legacy('my_tx_history', { coin: COIN, max: true, from_id: ids[0] })).body.result;
       assert.deepEqual([all.transactions.length, all.limit, all.skipped], [11, 12, 1]);
+      // legacy target: filters as in v2 (the reference's client's account shape refused on an Iguana wallet)
+      assert.equal((await s.legacy('my_tx_history', { coin: COIN, target: { type: 'iguana' } })).body.result.total, 12);
+      const sdkTarget = await s.legacy('my_tx_history', { coin: COIN, target: { type: 'account_id', id: 0 } });
+      assert.deepEqual([sdkTarget.status, sdkTarget.body], [500, { error: 'Expected "Iguana" target, found: account_id' }]);
       const missing = await s.legacy('my_tx_history', { coin: COIN, from_id: 'cd'.repeat(32) });
       assert.deepEqual([missing.status, missing.body], [500, { error: `from_id ${'cd'.repeat(32)} is not found` }]);
 

@@ -1,8 +1,8 @@
 /**
  * `my_tx_history` in both forms (docs/compatibility.md §22; spec 4.1 `tx_history`, spec 2.3 history
- * filter) and `stream::tx_history::enable`. The v2 form filters by the target and answers the
- * reference's `MyTxHistoryErrorV2`; the legacy form pages the coin's whole history and, as the
- * reference, answers a coin without history with `NotEnabled` and an empty list.
+ * filter) and `stream::tx_history::enable`. Both forms filter by the target; v2 answers the
+ * reference's `MyTxHistoryErrorV2`, and the legacy form, as the reference, answers a coin without
+ * history with `NotEnabled` and an empty list.
  */
 import { ActivationError, ErrorType, errorSentence } from '../../spec/errors.ts';
 import {
@@ -21,19 +21,25 @@ import { renderSyncStatus, renderTransaction } from './txHistoryRender.ts';
 type Loaded = Extract<HistoryRead, { kind: 'history' }>;
 const NOT_ENABLED = { state: 'NotEnabled' } as const;
 
-/** Legacy `my_tx_history`: `{"result":{transactions, limit, skipped, from_id, total, current_block, sync_status, page_number, total_pages}}`. */
+/**
+ * Legacy `my_tx_history`: `{"result":{transactions, limit, skipped, from_id, total, current_block,
+ * sync_status, page_number, total_pages}}`. A `target` filters as in v2 (the reference ignores it
+ * here; its client sends one only for coins it reads in this form, which have no history).
+ */
 export function myTxHistoryLegacyMethod(history: TxHistoryService): MethodDef {
   return defineMethod({
     version: RpcVersion.Legacy,
     params: myTxHistoryLegacyParams,
-    async handle({ coin, from_id, max, limit, page_number }) {
+    async handle({ coin, from_id, max, limit, page_number, target }) {
       const read = await history.read(coin);
       if (read.kind === 'inactive') throw errorSentence(ErrorType.NoSuchCoin, `No such coin: ${coin}`);
       const loaded: Pick<Loaded, 'records' | 'currentBlock' | 'status' | 'decimals'> = read.kind === 'history' ? read : { records: [], currentBlock: read.currentBlock, status: NOT_ENABLED, decimals: 8 };
+      // The reference's client's `{"type":"account_id","id":N}` is account N.
+      const filter = target === undefined || read.kind !== 'history' ? undefined : targetAddresses('id' in target ? { type: 'account_id', account_id: target.id } : target, read);
       const fromId = from_id ?? undefined;
       const request: PageRequest = fromId !== undefined ? { fromId } : { pageNumber: page_number ?? 1 };
       const pageLimit = max ? loaded.records.length : limit;
-      const page = historyPage(loaded.records, request, pageLimit);
+      const page = historyPage(loaded.records, request, pageLimit, filter);
       // The reference's legacy form refuses an unknown from_id (its v2 form answers an empty page).
       if (!page.fromIdFound) throw errorSentence(ErrorType.InvalidRequest, `from_id ${fromId!.toLowerCase()} is not found`);
       return {
