@@ -4,7 +4,7 @@ import type { Clock } from '../../kernel/clock.ts';
 import { ElectrumRpcError } from '../electrum/electrumConnection.ts';
 import { ElectrumPool, ElectrumUnavailableError } from '../electrum/electrumPool.ts';
 import { TokenReadError } from '../failover/tokenReadError.ts';
-import { readElectrumBalance, type ElectrumBatch } from './electrumAccountReader.ts';
+import { CoinbaseMemo, readElectrumBalance, type ElectrumBatch } from './electrumAccountReader.ts';
 import { electrumContractCalls, qtumAccount, readQrc20Balance } from './qrc20Reader.ts';
 import type { UtxoWallet } from './utxoAddress.ts';
 import type { UtxoBackend, UtxoRead } from './utxoBackend.ts';
@@ -71,8 +71,9 @@ export async function usePool<T>(pool: ElectrumPool, ticker: string, signal: Abo
 function reader(ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, compressedKey: Uint8Array): (batch: ElectrumBatch) => Promise<UtxoRead> {
   const token = params.qrc20;
   if (token === undefined) {
+    const memo = new CoinbaseMemo(); // the coin's reads (activation, watcher, my_balance) share it
     return async (batch) => {
-      const read = await readElectrumBalance(batch, wallet, params.matureConfirmations);
+      const read = await readElectrumBalance(batch, wallet, params.matureConfirmations, memo);
       return { currentBlock: read.currentBlock, balance: { spendable: read.spendable, unspendable: read.unspendable }, decimals: params.decimals ?? 8 };
     };
   }

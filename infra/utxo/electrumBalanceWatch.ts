@@ -13,6 +13,7 @@ import { watchKey } from '../../machines/balanceWatch.machine.ts';
 import type { ElectrumConnection } from '../electrum/electrumConnection.ts';
 import type { ElectrumPool } from '../electrum/electrumPool.ts';
 import type { ElectrumBatch } from './electrumAccountReader.ts';
+import { coalescedBatch } from './coalescedBatch.ts';
 
 /** How an Electrum coin is watched: its pool, the script hashes that pay it, and its balance read. */
 export interface ElectrumWatchSource {
@@ -86,26 +87,33 @@ function watchedElectrumNode(own: ElectrumWatchSource, sources: ReadonlyMap<stri
       await subscribe(connection, hashes, signal);
       const values = new Map<string, { spendable: bigint; unspendable: bigint }>();
       let block = tip;
+      // Which coins to read again: a status changed, the hash was not subscribed yet, or nothing is
+      // known. Decided for every coin before any is read: coins paid by one script all go stale.
+      const stale: { readonly source: ElectrumWatchSource; readonly items: readonly WatchedBalance[] }[] = [];
       for (const [platform, items] of byPlatform) {
         const source = sources.get(platform);
         if (source === undefined) continue;
         const scripts = source.scriptHashes;
-        // Read again only when a status changed, the hash was not subscribed yet, or nothing is known.
-        const stale = scripts === undefined || scripts.some((h) => changed.has(h) || !wasSubscribed.has(h)) || items.some((b) => b.balance === undefined);
-        if (!stale) {
-          for (const b of items) values.set(watchKey(b), b.balance!);
-          continue;
-        }
-        for (const h of scripts ?? []) changed.delete(h); // a notification during the read marks it again
-        try {
-          const now = await source.read(batch);
-          block = Math.max(block, now.currentBlock);
-          for (const b of items) values.set(watchKey(b), now.balance);
-        } catch (error) {
-          for (const h of scripts ?? []) changed.add(h);
-          throw error;
-        }
+        if (scripts === undefined || scripts.some((h) => changed.has(h) || !wasSubscribed.has(h)) || items.some((b) => b.balance === undefined)) stale.push({ source, items });
+        else for (const b of items) values.set(watchKey(b), b.balance!);
       }
+      for (const { source } of stale) for (const h of source.scriptHashes ?? []) changed.delete(h); // a notification during the read marks it again
+      // Read at once through one coalesced batch: one request however many coins changed.
+      const shared = coalescedBatch(batch);
+      const reads = stale.map(({ source, items }) =>
+        source.read(shared).then(
+          (now) => {
+            block = Math.max(block, now.currentBlock);
+            for (const b of items) values.set(watchKey(b), now.balance);
+          },
+          (error: unknown) => {
+            for (const h of source.scriptHashes ?? []) changed.add(h);
+            throw error;
+          },
+        ),
+      );
+      const failed = (await Promise.allSettled(reads)).find((r) => r.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
       tip = Math.max(tip, block);
       return { block, balances: values };
     }, signal);

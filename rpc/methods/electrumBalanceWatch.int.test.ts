@@ -19,8 +19,11 @@ import { formatAmount, parseAmount } from '../../spec/amount.ts';
 
 const COIN = 'LTCR';
 const SEGWIT = 'LTCW';
+/** A second ticker of the same chain and key: the same address, hence the same script hash. */
+const TWIN = 'LTCR2';
 const COINS = [
   { coin: COIN, name: 'litecoin', mm2: 1, pubtype: 111, decimals: 8, protocol: { type: 'UTXO' } },
+  { coin: TWIN, mm2: 1, pubtype: 111, decimals: 8, protocol: { type: 'UTXO' } },
   { coin: SEGWIT, mm2: 1, pubtype: 111, segwit: true, bech32_hrp: 'rltc', address_format: { format: 'segwit' }, decimals: 8, protocol: { type: 'UTXO' } },
 ];
 
@@ -153,6 +156,31 @@ describe('an Electrum coin watched by script-hash subscriptions', () => {
       await node.fund(address, 5_000_000n, 0);
       const now = formatAmount(parseAmount(balance, 8) + 5_000_000n, 8);
       assert.deepEqual(await untilBalanceEvents(s, 1), [`coin.${COIN} ${COIN} ${balance} -> ${now}`]);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('Given two coins paid by one script on one server, When a transfer reaches it, Then both are read in one request, each call once', async () => {
+    const s = await enabled();
+    try {
+      const { status, body } = await s.legacy('electrum', { coin: TWIN, servers: [{ url: server.tcp!, protocol: 'TCP' }] });
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(body.address, address);
+      await eventually(() => s.service.registry.watchedBalance(TWIN, TWIN, address) !== undefined, 'the second coin to join');
+      await settled();
+      const balance = (await s.legacy('my_balance', { coin: COIN })).body.balance as string;
+      const before = server.requests.length;
+      await node.fund(address, 4_000_000n, 0);
+      const now = formatAmount(parseAmount(balance, 8) + 4_000_000n, 8);
+      assert.deepEqual((await untilBalanceEvents(s, 2)).sort(), [`coin.${COIN} ${COIN} ${balance} -> ${now}`, `coin.${TWIN} ${TWIN} ${balance} -> ${now}`]);
+      await settled();
+      // One notification of the shared script, one read of both coins: a single batch, no call twice.
+      const reads = server.requests.slice(before);
+      assert.equal(reads.length, 1, JSON.stringify(reads));
+      // The tip, then each of the wallet's two scripts (P2PKH and P2PK) once, not once per coin.
+      const count = (method: string) => reads[0]!.filter((m) => m === method).length;
+      assert.deepEqual([count('blockchain.headers.subscribe'), count('blockchain.scripthash.get_balance'), count('blockchain.scripthash.listunspent')], [1, 2, 2], JSON.stringify(reads));
     } finally {
       await s.stop();
     }
