@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import type { ElectrumCall } from '../electrum/electrumConnection.ts';
 import { coalescedBatch } from './coalescedBatch.ts';
 
-/** A server that answers `method:param` for each call and records every batch it was sent. */
+/** A server that answers `method:param` for each call (refusing method `bad`) and records every batch it was sent. */
 function server(fail = false) {
   const batches: ElectrumCall[][] = [];
-  const send = async (calls: readonly ElectrumCall[]) => {
+  const send = async (calls: readonly ElectrumCall[]): Promise<PromiseSettledResult<unknown>[]> => {
     batches.push([...calls]);
     if (fail) throw new Error('connection closed');
-    return calls.map((c) => `${c.method}:${String(c.params[0])}`);
+    return calls.map((c) => (c.method === 'bad' ? { status: 'rejected', reason: new Error('unknown method') } : { status: 'fulfilled', value: `${c.method}:${String(c.params[0])}` }));
   };
   return { batches, send };
 }
@@ -44,4 +44,13 @@ test('Given a failing server, When two readers share a batch, Then both fail wit
   const results = await Promise.allSettled([batch([call('get_balance', 'h1')]), batch([call('get_balance', 'h2')])]);
   assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
   assert.match(String((results[0] as PromiseRejectedResult).reason), /connection closed/);
+});
+
+test('Given a call the server refuses, When it shares a batch, Then only the reader that asked it fails', async () => {
+  const s = server();
+  const batch = coalescedBatch(s.send);
+  const results = await Promise.allSettled([batch([call('bad', 'x')]), batch([call('get_balance', 'h1')])]);
+  assert.equal(s.batches.length, 1);
+  assert.equal(results[0]!.status, 'rejected');
+  assert.deepEqual(results[1], { status: 'fulfilled', value: ['get_balance:h1'] });
 });

@@ -49,3 +49,13 @@ test('Given a memo at its limit, When another transaction is learnt, Then the ol
   memo.set('c', false);
   assert.deepEqual([memo.get('a'), memo.get('b'), memo.get('c')], [undefined, true, false]);
 });
+
+test('Given the coinbase of a block is known, When an output of that block is read, Then no transaction.get: it is that coinbase or not one', async () => {
+  const s = server(() => 99);
+  const memo = new CoinbaseMemo();
+  memo.setBlockCoinbase(99, 'cd'.repeat(32));
+  assert.deepEqual(await readElectrumBalance(s.batch, wallet, 100, memo), { currentBlock: 100, spendable: 5000n, unspendable: 0n, txCount: 0 });
+  memo.setBlockCoinbase(99, TX);
+  assert.deepEqual(await readElectrumBalance(s.batch, wallet, 100, memo), { currentBlock: 100, spendable: 0n, unspendable: 5000n, txCount: 0 });
+  assert.equal(s.asked.filter((m) => m === 'blockchain.transaction.get').length, 0);
+});

@@ -22,26 +22,43 @@ interface Unspent {
 }
 
 /**
- * What reads of one wallet learnt of its transactions' kinds, by txid: whether each is a coinbase
- * (a fact that never changes). An output first seen in the mempool is not one (a coinbase never
- * enters a mempool). With it, a watcher's read asks `transaction.get` only for a young output it
- * has never seen, so a block that confirms a known transfer costs one round trip, not two.
- * Bounded: the oldest entries go first.
+ * What reads of one wallet learnt of its transactions' kinds: whether each txid is a coinbase (a
+ * fact that never changes), and the coinbase txid of recent blocks. An output first seen in the
+ * mempool is not one (a coinbase never enters a mempool); an output at a height whose coinbase is
+ * known is one only if it is that transaction. With it, a watcher's read asks `transaction.get`
+ * only for a young output it cannot place, so a block that pays the wallet costs one round trip,
+ * not two. Bounded: the oldest entries go first.
  */
 export class CoinbaseMemo {
   readonly #kinds = new Map<string, boolean>();
-  /** @default 4096 entries */
+  readonly #coinbaseAt = new Map<number, string>();
+  /** @default 4096 entries of each kind */
   constructor(readonly limit = 4096) {}
-  get(txid: string): boolean | undefined {
-    return this.#kinds.get(txid);
+
+  /** Whether `txid` (an output at `height`) is a coinbase, when known. */
+  get(txid: string, height?: number): boolean | undefined {
+    const known = this.#kinds.get(txid);
+    if (known !== undefined || height === undefined) return known;
+    const coinbase = this.#coinbaseAt.get(height);
+    return coinbase === undefined ? undefined : coinbase === txid;
   }
+
   set(txid: string, coinbase: boolean): void {
-    this.#kinds.delete(txid);
-    this.#kinds.set(txid, coinbase);
-    for (const oldest of this.#kinds.keys()) {
-      if (this.#kinds.size <= this.limit) break;
-      this.#kinds.delete(oldest);
-    }
+    remember(this.#kinds, txid, coinbase, this.limit);
+  }
+
+  /** The coinbase of the block at `height` (`blockchain.transaction.id_from_pos(height, 0)`). */
+  setBlockCoinbase(height: number, txid: string): void {
+    remember(this.#coinbaseAt, height, txid, this.limit);
+  }
+}
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
+  map.delete(key);
+  map.set(key, value);
+  for (const oldest of map.keys()) {
+    if (map.size <= limit) break;
+    map.delete(oldest);
   }
 }
 
@@ -102,8 +119,9 @@ async function readWallets(
   const isYoung = (u: Unspent) => u.height > 0 && tip - u.height + 1 < matureConfirmations;
   for (const u of unspent.flat()) if (u.height <= 0) memo?.set(u.tx_hash, false);
   const young = [...new Set(unspent.flat().filter(isYoung).map((u) => u.tx_hash))];
-  const coinbase = new Set(young.filter((txid) => memo?.get(txid) === true));
-  const txids = young.filter((txid) => memo?.get(txid) === undefined);
+  const heightOf = new Map(unspent.flat().map((u) => [u.tx_hash, u.height]));
+  const coinbase = new Set(young.filter((txid) => memo?.get(txid, heightOf.get(txid)) === true));
+  const txids = young.filter((txid) => memo?.get(txid, heightOf.get(txid)) === undefined);
   if (txids.length > 0) {
     const raws = await batch(txids.map((txid) => ({ method: 'blockchain.transaction.get', params: [txid] })));
     txids.forEach((txid, i) => {
