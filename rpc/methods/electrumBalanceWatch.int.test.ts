@@ -6,8 +6,9 @@ import { LITECOIN_REGTEST, p2pkhAddress } from '../../devnet/litecoind/litecoinR
 import { startElectrumServer, type ElectrumServer } from '../../devnet/electrum/electrumServer.ts';
 import { ManualClock } from '../../devnet/testing/manualClock.ts';
 import { createIguanaKeyProvider } from '../../infra/keys/index.ts';
-import { startStack, TEST_PASSPHRASE, type Stack } from '../../devnet/testing/stack.ts';
+import { startStack, TEST_PASSPHRASE, TEST_PASSWORD, type Stack } from '../../devnet/testing/stack.ts';
 import { eventually } from '../../devnet/testing/tasks.ts';
+import { SseClient } from '../../devnet/testing/sseClient.ts';
 import type { StoredEvent } from '../../spec/events.ts';
 import { formatAmount, parseAmount } from '../../spec/amount.ts';
 
@@ -116,6 +117,37 @@ describe('an Electrum coin watched by script-hash subscriptions', () => {
       assert.deepEqual(hitsSince(quiet), []);
       assert.equal((await balanceEvents(s)).length, 1);
     } finally {
+      await s.stop();
+    }
+  });
+
+  test('stream::balance::enable: a regtest transfer reaches /event-stream as one BALANCE:LTCR frame and /events as one BalanceChanged, and my_balance answers it without a server call', async () => {
+    const s = await enabled();
+    const bearer = { authorization: `Bearer ${TEST_PASSWORD}` };
+    const client = await SseClient.connect(`${s.service.url}/event-stream?id=5`, { headers: bearer });
+    const events = await SseClient.connect(`${s.service.url}/events?type=BalanceChanged`, { headers: bearer });
+    try {
+      await client.waitFor((f) => f.event === 'ready');
+      await events.waitFor((f) => f.event === 'ready');
+      const on = await s.v2('stream::balance::enable', { coin: COIN, client_id: 5 });
+      assert.deepEqual([on.status, on.body.result], [200, { streamer_id: `BALANCE:${COIN}` }]);
+      const balance = (await s.legacy('my_balance', { coin: COIN })).body.balance as string;
+      await settled();
+      await node.fund(address, 2_500_000n, 0);
+      const now = formatAmount(parseAmount(balance, 8) + 2_500_000n, 8);
+      const frame = await client.waitFor((f) => f.data.includes('BALANCE:'));
+      assert.deepEqual(JSON.parse(frame.data), { _type: `BALANCE:${COIN}`, message: [{ ticker: COIN, address, balance: { spendable: now, unspendable: '0' } }] });
+      const logged = await events.waitFor((f) => f.event !== 'ready' && f.data.includes('BalanceChanged'));
+      assert.deepEqual(JSON.parse(logged.data).data, { ticker: COIN, platform: COIN, address, old: { spendable: balance, unspendable: '0' }, new: { spendable: now, unspendable: '0' }, block: JSON.parse(logged.data).data.block });
+      await settled();
+      const hits = server.hits.length;
+      assert.equal((await s.legacy('my_balance', { coin: COIN })).body.balance, now);
+      assert.equal(server.hits.length, hits, 'my_balance asked the server nothing');
+      assert.equal(client.frames.filter((f) => f.data.includes('BALANCE:')).length, 1, 'one frame');
+      assert.equal(events.frames.filter((f) => f.data.includes('BalanceChanged')).length, 1, 'one event');
+    } finally {
+      client.close();
+      events.close();
       await s.stop();
     }
   });
