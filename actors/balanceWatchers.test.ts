@@ -19,6 +19,9 @@ class FakeChain {
   closed = 0;
   /** While set, every poll waits for it (a node slow to answer). */
   gate: Promise<void> | undefined;
+  /** Set: the node pushes its heads (`followHeads`), and this is its listener. */
+  heads: Parameters<NonNullable<WatchedNode['followHeads']>>[0] | undefined;
+  pushes = false;
 
   node(key: string): WatchedNode {
     return {
@@ -34,6 +37,15 @@ class FakeChain {
         return { block: this.height, balances: new Map(balances.map((b) => [watchKey(b), { spendable: this.balances.get(watchKey(b)) ?? 0n, unspendable: 0n }])) };
       },
       close: () => void this.closed++,
+      ...(this.pushes
+        ? {
+            followHeads: (listener: Parameters<NonNullable<WatchedNode['followHeads']>>[0]) => {
+              this.heads = listener;
+              listener.live();
+              return () => (this.heads = undefined);
+            },
+          }
+        : {}),
     };
   }
 }
@@ -218,5 +230,25 @@ describe('balance watchers', () => {
     assert.equal((await asked)?.fresh, false);
     h.watchers.stopAll();
     assert.equal(await h.watchers.current('ETH', 'ETH', ADDRESS, new AbortController().signal), undefined);
+  });
+
+  test('Given a node that pushes its heads, When no block comes for longer than a poll interval, Then the values stay current; When a head is pushed, Then not until it is read', async () => {
+    const h = harness();
+    h.chain.pushes = true;
+    h.watchers.follow('ETH', 1, coin('ETH', 'node-a'));
+    await h.flush();
+    h.chain.height = 101;
+    h.chain.heads!.head(101); // read at once
+    await h.flush();
+    h.clock.advance(10 * POLL);
+    await h.flush();
+    assert.equal(h.chain.blockCalls, 0, 'no poll while heads are pushed');
+    assert.equal(h.watchers.watched('ETH', 'ETH', ADDRESS)?.fresh, true);
+    h.chain.height = 102;
+    h.chain.heads!.head(102);
+    assert.equal(h.watchers.watched('ETH', 'ETH', ADDRESS)?.fresh, false, 'a pushed head not yet read');
+    await h.flush();
+    assert.equal(h.watchers.watched('ETH', 'ETH', ADDRESS)?.fresh, true, 'read');
+    h.watchers.stopAll();
   });
 });

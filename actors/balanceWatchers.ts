@@ -24,7 +24,10 @@ interface Watching {
   readonly coins: Set<string>;
 }
 
-/** A watched balance as `my_balance` may answer it: the last value read, and whether it is recent. */
+/**
+ * A watched balance as `my_balance` may answer it: the last value read, and whether it is current
+ * (read within one poll interval, or since then no head or change was pushed by a live subscription).
+ */
 export interface WatchedValue {
   readonly balance: Balance;
   /** Read within one poll interval (one block), so the node need not be asked. */
@@ -101,7 +104,11 @@ export class BalanceWatchers {
     const balance = watching.actor.getSnapshot().context.watched.get(watchKey({ ticker, address }))?.balance;
     if (balance === undefined) return undefined;
     const at = this.#currentAt.get(watching.node.key);
-    const fresh = at !== undefined && this.#deps.clock.now() - at <= watching.node.pollMs;
+    // A node that pushes its heads (or script changes) tells every change: between two pushes the
+    // last read stays current however long ago it was. A polled node's is current for one interval.
+    const snapshot = watching.actor.getSnapshot();
+    const pushed = snapshot.context.headsLive && snapshot.matches('waiting');
+    const fresh = at !== undefined && (pushed || this.#deps.clock.now() - at <= watching.node.pollMs);
     return { balance, fresh };
   }
 
