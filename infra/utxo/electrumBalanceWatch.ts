@@ -12,7 +12,8 @@ import { DEFAULT_BALANCE_POLL_MS, coinBalances, type CoinWatch, type HeadListene
 import { watchKey } from '../../machines/balanceWatch.machine.ts';
 import type { ElectrumConnection } from '../electrum/electrumConnection.ts';
 import type { ElectrumPool } from '../electrum/electrumPool.ts';
-import type { ElectrumBatch } from './electrumAccountReader.ts';
+import type { CoinbaseMemo, ElectrumBatch } from './electrumAccountReader.ts';
+import { coalescedBatch } from './coalescedBatch.ts';
 
 /** How an Electrum coin is watched: its pool, the script hashes that pay it, and its balance read. */
 export interface ElectrumWatchSource {
@@ -24,6 +25,8 @@ export interface ElectrumWatchSource {
    * lives in its contract: it is read again at every block.
    */
   readonly scriptHashes?: readonly string[];
+  /** What the coin's reads know of its transactions; the watcher adds each new block's coinbase. */
+  readonly memo?: CoinbaseMemo;
   /** The coin's balance read (the activation's) with one server's batches. */
   read(batch: ElectrumBatch): Promise<{ readonly currentBlock: number; readonly balance: Balance }>;
   /** Time between two polls of the block height when nothing is pushed (`balance_poll_s`). */
@@ -79,33 +82,53 @@ function watchedElectrumNode(own: ElectrumWatchSource, sources: ReadonlyMap<stri
   async function read(balances: readonly WatchedBalance[], signal: AbortSignal): Promise<WatchRead> {
     const byPlatform = new Map<string, WatchedBalance[]>();
     for (const b of balances) byPlatform.set(b.platform, [...(byPlatform.get(b.platform) ?? []), b]);
+    // Notifications that came in the same chunk (a block paying two scripts) are all marked before
+    // deciding what is stale: one read for them, not one each.
+    await new Promise((resolve) => setImmediate(resolve));
     return own.pool.use(async (connection) => {
-      const batch: ElectrumBatch = (calls) => connection.batch(calls, signal);
       const hashes = [...byPlatform.keys()].flatMap((p) => sources.get(p)?.scriptHashes ?? []);
       const wasSubscribed = subscribed?.connection === connection ? new Set(subscribed.hashes) : new Set<string>();
       await subscribe(connection, hashes, signal);
       const values = new Map<string, { spendable: bigint; unspendable: bigint }>();
       let block = tip;
+      // Which coins to read again: a status changed, the hash was not subscribed yet, or nothing is
+      // known. Decided for every coin before any is read: coins paid by one script all go stale.
+      const stale: { readonly source: ElectrumWatchSource; readonly items: readonly WatchedBalance[] }[] = [];
       for (const [platform, items] of byPlatform) {
         const source = sources.get(platform);
         if (source === undefined) continue;
         const scripts = source.scriptHashes;
-        // Read again only when a status changed, the hash was not subscribed yet, or nothing is known.
-        const stale = scripts === undefined || scripts.some((h) => changed.has(h) || !wasSubscribed.has(h)) || items.some((b) => b.balance === undefined);
-        if (!stale) {
-          for (const b of items) values.set(watchKey(b), b.balance!);
-          continue;
-        }
-        for (const h of scripts ?? []) changed.delete(h); // a notification during the read marks it again
-        try {
-          const now = await source.read(batch);
-          block = Math.max(block, now.currentBlock);
-          for (const b of items) values.set(watchKey(b), now.balance);
-        } catch (error) {
-          for (const h of scripts ?? []) changed.add(h);
-          throw error;
-        }
+        if (scripts === undefined || scripts.some((h) => changed.has(h) || !wasSubscribed.has(h)) || items.some((b) => b.balance === undefined)) stale.push({ source, items });
+        else for (const b of items) values.set(watchKey(b), b.balance!);
       }
+      for (const { source } of stale) for (const h of source.scriptHashes ?? []) changed.delete(h); // a notification during the read marks it again
+      // Read at once through one coalesced batch: one request however many coins changed. The
+      // newest block's coinbase goes in it too (asked first, so known before the reads decide):
+      // an output of that block needs no transaction.get to tell it is not an immature coinbase.
+      const shared = coalescedBatch((calls) => connection.batchSettled(calls, signal));
+      const memos = stale.flatMap(({ source }) => (source.memo === undefined ? [] : [source.memo]));
+      const newest = tip;
+      const coinbase =
+        memos.length === 0 || newest === 0
+          ? Promise.resolve()
+          : shared([{ method: 'blockchain.transaction.id_from_pos', params: [newest, 0] }]).then(
+              ([txid]) => typeof txid === 'string' && memos.forEach((m) => m.setBlockCoinbase(newest, txid)),
+              () => undefined, // an old server without it: the reads fetch what they must
+            );
+      const reads = stale.map(({ source, items }) =>
+        source.read(shared).then(
+          (now) => {
+            block = Math.max(block, now.currentBlock);
+            for (const b of items) values.set(watchKey(b), now.balance);
+          },
+          (error: unknown) => {
+            for (const h of source.scriptHashes ?? []) changed.add(h);
+            throw error;
+          },
+        ),
+      );
+      const failed = (await Promise.allSettled([coinbase, ...reads])).find((r) => r.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
       tip = Math.max(tip, block);
       return { block, balances: values };
     }, signal);
