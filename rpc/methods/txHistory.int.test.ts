@@ -237,4 +237,25 @@ describe('my_tx_history of an Iguana LTC wallet over Electrum', () => {
       await rm(dbdir, { recursive: true, force: true });
     }
   });
+
+  test('a server that refuses the history call: sync_status Error with its reason and one HistorySyncFailed; the coin stays enabled and answers', async () => {
+    const refusing = await startElectrumServer({ litecoind: node, transports: ['TCP'], refuse: { 'blockchain.scripthash.get_history': 'history too large' } });
+    const s = await startStack({ devnet, extraCoins: COINS });
+    try {
+      await enable(s, [refusing.tcp!]);
+      let status: any;
+      for (const deadline = Date.now() + 10_000; (status = (await history(s)).body.result.sync_status).state !== 'Error'; await new Promise((r) => setTimeout(r, 20))) {
+        assert.ok(Date.now() < deadline, JSON.stringify(status));
+      }
+      assert.deepEqual(status, { state: 'Error', additional_info: { code: 1, message: 'blockchain.scripthash.get_history: history too large' } });
+      const failed = (await historyEvents(s)).map((e) => e.type);
+      assert.deepEqual(failed, ['HistorySyncFailed']);
+      const balance = await s.legacy('my_balance', { coin: COIN });
+      assert.deepEqual([balance.status, balance.body.address], [200, address]);
+      assert.deepEqual((await s.v2('get_enabled_coins')).body.result.coins.map((c: any) => c.ticker), [COIN]);
+    } finally {
+      await s.stop();
+      await refusing.stop();
+    }
+  });
 });
