@@ -131,6 +131,13 @@ test('the dashboard shows dev mode live in Chromium: ETH active within 1 s of it
     const progress = await page.evaluate<string>(`document.querySelector('#tasks tr[data-task="${taskId}"]').cells[3].textContent`);
     assert.match(progress, new RegExp(`^activated at block \\d+ · read \\d+: node 0 \\(${new URL(dev.tron.url).origin.replaceAll('.', '\\.')}\\) answered in \\d+ ms · .*tokens read: 1 of 1`));
 
+    // Transaction history (issue 26): ETH loads none; the dev LTC, activated with tx_history, shows its sync finished.
+    assert.equal(await page.evaluate<string>(`document.querySelector('#coins tr[data-ticker="ETH"]').cells[5].textContent`), 'NotEnabled');
+    assert.ok(dev.utxo.running, 'dev mode runs litecoind');
+    const ltc = await fetch(dev.service.url, { method: 'POST', body: JSON.stringify({ userpass: dev.password, method: 'electrum', coin: 'LTC', servers: [{ url: dev.utxo.electrum.tcp, protocol: 'TCP' }], tx_history: true }) });
+    assert.equal(ltc.status, 200, await ltc.text());
+    await waitFor(page, `/^Finished: [1-9]\\d* transactions at block \\d+$/.test(document.querySelector('#coins tr[data-ticker="LTC"]')?.cells[5].textContent)`, 10_000, 'the LTC history');
+
     // The connection drops and stays down while the log moves on; the resume brings what it missed.
     const seenBefore = await page.evaluate<string>(`document.querySelector('#connection').dataset.lastEventId`);
     const release = relay.hold();

@@ -33,6 +33,10 @@ import { createEvmFamily } from './infra/evm/evmFamily.ts';
 import { createTronFamily } from './infra/tron/tronFamily.ts';
 import { BusyNodes } from './infra/failover/busyNodes.ts';
 import { createUtxoFamily } from './infra/utxo/utxoFamily.ts';
+import { join } from 'node:path';
+import { TxHistoryService } from './actors/history/txHistoryService.ts';
+import { createFileHistoryStore } from './infra/history/fileHistoryStore.ts';
+import { renderTransaction } from './rpc/methods/txHistoryRender.ts';
 import {
   InvalidMnemonicError,
   createHdKeyProvider,
@@ -55,6 +59,8 @@ export interface ServiceOptions {
   readonly tron?: { readonly nodeTimeoutMs?: number };
   /** Overrides of the Electrum client (tests): request budget, ping period, connection stagger. */
   readonly utxo?: { readonly requestTimeoutMs?: number; readonly pingIntervalMs?: number };
+  /** History sync tuning (tests, the benchmark): transactions fetched per saved chunk. @default 200 */
+  readonly history?: { readonly chunk?: number };
   /** Overrides the config's hardware timeouts (tests). */
   readonly taskTimeouts?: TaskTimeouts;
   /** Overrides the device adapter (default: `@trezor/connect` over UDP, loaded on first use). */
@@ -71,6 +77,8 @@ export interface RunningService {
   readonly log: EmbeddedEventLog;
   readonly registry: CoinRegistry;
   readonly tasks: ActivationTasks;
+  /** Transaction history of the coins activated with `tx_history: true` (issue 26). */
+  readonly history: TxHistoryService;
   /** The event streams (`/event-stream`, `/events`); `streams.clientCount()` counts open connections. */
   readonly streams: StreamHub;
   /** Present when `nats` is configured. */
@@ -145,6 +153,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // What actors append is timed for the metrics.
     const actorLog = timedEventLog(log, (seconds) => metrics.appended(seconds));
     const registry = new CoinRegistry({ log: actorLog, families, gasPrices: { clock, intervalMs: config.gasStationRefreshMs }, balanceWatch: { clock } });
+    // History: the coins activated with tx_history, kept under <dbdir>/history (docs/events.md).
+    const history = new TxHistoryService({
+      store: createFileHistoryStore(join(config.dbdir, 'history')),
+      clock,
+      view: (ticker) => registry.view(ticker),
+      sourceOf: (coin) => families.history(coin),
+      append: (ticker, event) => log.append(coinStream(ticker), [event]),
+      ...(options.history?.chunk === undefined ? {} : { chunk: options.history.chunk }),
+    });
+    log.subscribe((event) => history.apply(event));
     const hd = isHdKeyProvider(keys) ? { walletId: keys.walletId, known: hdAddresses } : undefined;
     const service = new ActivationService({
       coins: config.coins,
@@ -185,8 +203,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       wireNames: config.wireNames,
     });
     streamHub = streams;
+    history.listen((ticker, records, decimals) => streams.streamHistory(ticker, records.map((r) => renderTransaction(r, ticker, decimals))));
     const info = { version: SERVICE_VERSION, startedAt: new Date(clock.now()).toISOString(), walletName: config.walletName };
-    const tables = buildMethodTables(service, tasks, settings, { info, streams }, config.wireNames);
+    const tables = buildMethodTables(service, tasks, settings, { info, streams }, config.wireNames, { service: history, streams });
     metrics.knowMethods([...Object.keys(tables.methods), ...Object.keys(tables.legacyMethods)]);
     const dispatcher = createDispatcher({ ...tables, auth, onAnswered: (method, status) => metrics.rpcAnswered(method, status) });
     const routes = [
@@ -207,12 +226,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       log,
       registry,
       tasks,
+      history,
       streams,
       nats,
       metrics,
       async stop(signal?: string) {
         if (signal !== undefined) streams.shutdownSignal(signal);
         await tasks.stop();
+        await history.stop();
         service.releaseAll();
         // Abort activations first: their requests then answer at once instead of holding the
         // HTTP close (a silent node could otherwise delay shutdown by its whole timeout).

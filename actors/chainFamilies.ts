@@ -2,6 +2,7 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { ActivatedCoin, ActivatedToken, ActivationPlan, Balance, TokenPlan } from '../machines/activation.types.ts';
 import type { ChainFamily, CommandKind, GasPriceFeed, TokenSupport } from './ports/chainFamily.ts';
 import type { CoinWatch, WatchedBalance, WatchRead } from './ports/balanceWatch.ts';
+import type { HistorySource } from './history/historyPort.ts';
 
 /**
  * The family router: picks a `ChainFamily` by what it serves (planning) or by id (chain work,
@@ -79,5 +80,10 @@ export class ChainFamilies {
   /** What to watch of an active coin (issue 24), if its family watches it. */
   balanceWatch(coin: ActivatedCoin): CoinWatch | undefined {
     return this.byId(coin.family).balanceWatch?.(coin);
+  }
+
+  /** How an active coin's history is loaded (issue 26), if its family loads one. */
+  history(coin: ActivatedCoin): HistorySource | undefined {
+    return this.byId(coin.family).history?.(coin);
   }
 }

@@ -6,13 +6,14 @@
  * `task::enable_eth::status` polling vs a bare node:http server; task progress pushed on
  * `/event-stream` vs polled (server CPU, change-to-client latency); balances watched per node
  * (node requests per block, block-to-frame delay) vs the client polling my_balance; the NATS bench (event → KV
- * latency and replay throughput vs raw JetStream on one nats-server). Each bench's own env
+ * latency and replay throughput vs raw JetStream on one nats-server); the first history sync of
+ * an address with 1,000 transactions over Electrum vs the reference's model. Each bench's own env
  * variables apply. Exits non-zero if any bench failed (after running the rest).
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BENCHES = ['enableEthWithTokens.bench.ts', 'readCost.bench.ts', 'enableTrx.bench.ts', 'hdScan.bench.ts', 'balanceWatch.bench.ts', 'taskStatus.bench.ts', 'taskStream.bench.ts', 'nats.bench.ts'] as const;
+const BENCHES = ['enableEthWithTokens.bench.ts', 'readCost.bench.ts', 'enableTrx.bench.ts', 'hdScan.bench.ts', 'balanceWatch.bench.ts', 'taskStatus.bench.ts', 'taskStream.bench.ts', 'nats.bench.ts', 'txHistory.bench.ts'] as const;
 
 function run(file: string): Promise<number> {
   return new Promise((resolve) => {

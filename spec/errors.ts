@@ -54,6 +54,11 @@ export const ErrorType = {
   // `account_balance` and `task::account_balance::*` (docs/compatibility.md §21; the reference's `HDAccountBalanceRpcError`)
   CoinIsActivatedNotWithHDWallet: 'CoinIsActivatedNotWithHDWallet',
   UnknownAccount: 'UnknownAccount',
+  // `my_tx_history` v2 (docs/compatibility.md §22; the reference's `MyTxHistoryErrorV2`)
+  CoinIsNotActive: 'CoinIsNotActive',
+  InvalidTarget: 'InvalidTarget',
+  NotSupportedFor: 'NotSupportedFor',
+  StorageIsNotInitialized: 'StorageIsNotInitialized',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -99,6 +104,10 @@ export const HTTP_STATUS: Readonly<Record<ErrorType, number>> = {
   DisableError: 400,
   CoinIsActivatedNotWithHDWallet: 400,
   UnknownAccount: 400,
+  CoinIsNotActive: 404,
+  InvalidTarget: 400,
+  NotSupportedFor: 400,
+  StorageIsNotInitialized: 500,
 };
 
 export interface ActivationErrorOptions {

@@ -3,6 +3,9 @@ import { compile } from './validate.ts';
 import { CoinSettings } from './coinSettings.ts';
 import { NftHolding } from './nft.ts';
 import { TaskKind } from './taskKind.ts';
+import { HistorySyncStarted, HistorySynced, HistorySyncFailed } from './historyEvents.ts';
+
+export { HistorySyncStarted, HistorySynced, HistorySyncFailed };
 
 /**
  * Domain events: the audit trail of the service. Every state change of an activation actor is one
@@ -319,6 +322,9 @@ export const DomainEvent = Type.Union([
   GasPriceUpdated,
   GasPriceStale,
   BalanceChanged,
+  HistorySyncStarted,
+  HistorySynced,
+  HistorySyncFailed,
   NodeAttempted,
   TokensRead,
   HdWindowScanned,

@@ -14,6 +14,7 @@ import type {
 } from '../../machines/activation.types.ts';
 import type { GasPriceFailure, GasPriceRead } from '../../machines/gasPriceRefresh.machine.ts';
 import type { CoinWatch, WatchedBalance, WatchRead } from './balanceWatch.ts';
+import type { HistorySource } from '../history/historyPort.ts';
 
 export type { GasPriceFailure, GasPriceRead };
 
@@ -216,6 +217,12 @@ export interface ChainFamily {
   readBalances?(coin: ActivatedCoin, balances: readonly WatchedBalance[], signal: AbortSignal): Promise<WatchRead>;
   /** What to watch of an active coin, and through which node (issue 24); `undefined`: not watched. */
   balanceWatch?(coin: ActivatedCoin): CoinWatch | undefined;
+  /**
+   * How an active coin's transaction history is loaded (issue 26), the same source for every call
+   * with the same coin; `undefined`: the family loads none (EVM, TRON, QRC20 today; an indexer would
+   * plug in here).
+   */
+  history?(coin: ActivatedCoin): HistorySource | undefined;
   /** Set by families whose active platforms take tokens one at a time (`enable_erc20`). */
   readonly tokens?: TokenSupport;
 }

@@ -12,7 +12,7 @@ import { BLOCKCHAIN_METHODS } from './blockchainMethods.ts';
 import { createChainIndex } from './chainIndex.ts';
 import { contractMethods } from './contractMethods.ts';
 import { devnetTls, type TlsKeyPair } from './devnetTls.ts';
-import { ELECTRUM_ERROR_CODES, ElectrumError } from './electrumErrors.ts';
+import { badRequest, ELECTRUM_ERROR_CODES, ElectrumError } from './electrumErrors.ts';
 import { createMempool } from './mempool.ts';
 import type { ElectrumMethod, MethodContext } from './methodContext.ts';
 import { startNotifier } from './notifier.ts';
@@ -44,6 +44,8 @@ export interface ElectrumServerOptions {
   mode?: ElectrumServerMode;
   /** How often subscriptions are checked for a new tip or status (default 200 ms). */
   pollMs?: number;
+  /** Methods answered with ElectrumX's BAD_REQUEST (code 1) and this message, e.g. `history too large`. */
+  refuse?: Readonly<Record<string, string>>;
 }
 
 export interface ElectrumServer {
@@ -115,6 +117,8 @@ export async function startElectrumServer(options: ElectrumServerOptions): Promi
     silent: () => mode === ELECTRUM_SERVER_MODES.silent,
     hits,
     run: (method, params, session) => {
+      const refusal = options.refuse?.[method];
+      if (refusal !== undefined) throw badRequest(refusal);
       const implementation = Object.hasOwn(methods, method) ? methods[method] : undefined;
       if (!implementation) throw new ElectrumError(ELECTRUM_ERROR_CODES.methodNotFound, `unknown method "${method}"`);
       return implementation(params, { ...context, session });

@@ -47,6 +47,7 @@ export interface StackOptions {
   readonly tron?: boolean;
   readonly tronOptions?: ServiceOptions['tron'];
   readonly utxoOptions?: ServiceOptions['utxo'];
+  readonly history?: ServiceOptions['history'];
 }
 
 export interface Stack {
@@ -98,6 +99,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     evm: options.evm,
     ...(options.tronOptions === undefined ? {} : { tron: options.tronOptions }),
     ...(options.utxoOptions === undefined ? {} : { utxo: options.utxoOptions }),
+    ...(options.history === undefined ? {} : { history: options.history }),
     ...(options.hardware === undefined ? {} : { hardware: options.hardware }),
     ...(options.taskTimeouts === undefined ? {} : { taskTimeouts: options.taskTimeouts }),
   });

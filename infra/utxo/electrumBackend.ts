@@ -11,6 +11,8 @@ import type { UtxoBackend, UtxoRead } from './utxoBackend.ts';
 import type { ElectrumPlanParams } from './utxoPlan.ts';
 import { electrumScripthash } from './utxoAddress.ts';
 import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
+import { electrumHistoryOf } from './history/electrumHistory.ts';
+import { scriptAddresser } from './history/scriptAddress.ts';
 
 export interface ElectrumBackendOptions {
   readonly clock: Clock;
@@ -43,13 +45,16 @@ export function createElectrumPool(params: ElectrumPlanParams, options: Electrum
 export function electrumBackendOver(pool: ElectrumPool, ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, compressedKey: Uint8Array): UtxoBackend {
   const { read, memo } = reader(ticker, params, wallet, compressedKey);
   const { balancePollMs } = balancePollOf(params.entry);
+  const scriptHashes = wallet.scripts.map(electrumScripthash);
   return {
     read: (signal) => usePool(pool, ticker, signal, read),
+    // A QRC20's history is its contract's Transfer events: not loaded (docs/compatibility.md §22).
+    ...(params.qrc20 === undefined ? { historyOf: electrumHistoryOf(pool, scriptAddresser(params.entry, params.addressRule), (a) => (a === wallet.address ? wallet : undefined), scriptHashes) } : {}),
     watch: {
       pool,
       servers: params.servers.map((s) => s.url),
       // A QRC20's balance is its contract's: no script hash tells it changed.
-      ...(params.qrc20 === undefined ? { scriptHashes: wallet.scripts.map(electrumScripthash), ...(memo === undefined ? {} : { memo }) } : {}),
+      ...(params.qrc20 === undefined ? { scriptHashes, ...(memo === undefined ? {} : { memo }) } : {}),
       read,
       ...(balancePollMs === undefined ? {} : { pollMs: balancePollMs }),
     },

@@ -13,7 +13,10 @@ import { TokenReadError } from '../failover/tokenReadError.ts';
 import { daemonContractCalls, qtumAccount, readQrc20Balance } from './qrc20Reader.ts';
 import type { UtxoBackend, UtxoRead } from './utxoBackend.ts';
 import type { NativePlanParams } from './utxoPlan.ts';
-import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
+import { balancePollOf, DEFAULT_BALANCE_POLL_MS } from '../../actors/ports/balanceWatch.ts';
+import { nativeHistorySource } from './history/nativeHistory.ts';
+import { scriptAddresser } from './history/scriptAddress.ts';
+import { utxoWallet } from './utxoAddress.ts';
 
 export interface NativeBackendOptions {
   readonly clock: Clock;
@@ -60,8 +63,30 @@ export async function createNativeBackend(ticker: string, params: NativePlanPara
   }
   const readWallet = (signal: AbortSignal) => withinBudget(signal, (budget) => read(rpc, budget));
   const { balancePollMs } = balancePollOf(params.daemonEntry);
+  /** The daemon's height every `balance_poll_s`: `heard` on each new block (a daemon pushes nothing). */
+  const pollBlock = (heard: (height: number) => void) => {
+    let last = -1;
+    let stopped = false;
+    let cancel: (() => void) | undefined;
+    const tick = async () => {
+      const height = await rpc<number>('getblockcount', []).catch(() => last);
+      if (stopped) return;
+      if (last >= 0 && height > last) heard(height);
+      last = Math.max(last, height);
+      cancel = options.clock.setTimeout(() => void tick(), balancePollMs ?? DEFAULT_BALANCE_POLL_MS);
+    };
+    void tick();
+    return () => {
+      stopped = true;
+      cancel?.();
+    };
+  };
   return {
     read: readWallet,
+    // A QRC20's history is its contract's Transfer events: not loaded (docs/compatibility.md §22).
+    ...(params.qrc20 === undefined
+      ? { historyOf: () => nativeHistorySource(rpc, wallet.address, utxoWallet(wallet.compressedKey, params.addressRule).scripts, scriptAddresser(params.entry, params.addressRule), pollBlock) }
+      : {}),
     nativeWatch: {
       endpoint,
       readBlock: (signal) => withinBudget(signal, (budget) => rpc<number>('getblockcount', [], budget)),

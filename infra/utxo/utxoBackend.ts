@@ -1,6 +1,7 @@
 import type { Balance } from '../../machines/activation.types.ts';
 import type { ElectrumWatchSource } from './electrumBalanceWatch.ts';
 import type { NativeWatchSource } from './nativeBalanceWatch.ts';
+import type { HistoryAddress, HistorySource } from '../../actors/history/historyPort.ts';
 
 /** One balance read of a UTXO coin, in its smallest unit. */
 export interface UtxoRead {
@@ -22,6 +23,11 @@ export interface UtxoBackend {
   readonly watch?: ElectrumWatchSource;
   /** How the balance watchers poll it (a native daemon); absent: not polled. */
   readonly nativeWatch?: NativeWatchSource;
+  /**
+   * The history of `addresses` (the coin's: its address, or its HD account's listed ones), over the
+   * backend's connection; absent: no history is loaded this way (QRC20, native daemon).
+   */
+  historyOf?(addresses: readonly HistoryAddress[]): HistorySource;
   /** Lets go of open connections (disable, stop, failed activation). Idempotent. */
   close(): void;
 }

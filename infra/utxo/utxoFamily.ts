@@ -14,6 +14,11 @@ import { utxoWallet } from './utxoAddress.ts';
 import type { UtxoBackend } from './utxoBackend.ts';
 import type { WatchedBalance, WatchRead } from '../../actors/ports/balanceWatch.ts';
 import { watchKey } from '../../machines/balanceWatch.machine.ts';
+import type { HistorySource } from '../../actors/history/historyPort.ts';
+import { electrumHistoryOf } from './history/electrumHistory.ts';
+import { scriptAddresser } from './history/scriptAddress.ts';
+import { electrumScripthash } from './utxoAddress.ts';
+import { historyAddresses } from './history/historyAddresses.ts';
 
 /** An address an account read was asked for that its activation did not list: a caller's bug. */
 function unlisted(address: string): never {
@@ -45,6 +50,8 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
   const watchSources = new Map<string, ElectrumWatchSource>();
   const runningWatchers: RunningWatchers = new Map();
   const nativeSources = new Map<string, NativeWatchSource>();
+  /** Each active coin's history source (one per backend: its sync and its reads share it). */
+  const histories = new WeakMap<UtxoBackend, HistorySource>();
 
   async function backendFor(plan: ActivationPlan, params: UtxoPlanParams, compressed: Uint8Array, address: string): Promise<UtxoBackend> {
     if (params.mode === 'native') return createNativeBackend(plan.ticker, params, { address, compressedKey: compressed }, options);
@@ -81,8 +88,10 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
         connectionFor: (owner) => {
           enabledKey = owner;
           const byAddress = new Map([...wallets.values()].map((w) => [w.address, w]));
+          const enabled = wallets.get(owner)!;
           return {
-            ...electrumBackendOver(pool, plan.ticker, params, wallets.get(owner)!, Buffer.from(owner, 'hex')),
+            ...electrumBackendOver(pool, plan.ticker, params, enabled, Buffer.from(owner, 'hex')),
+            historyOf: electrumHistoryOf(pool, scriptAddresser(params.entry, params.addressRule), (a) => byAddress.get(a), enabled.scripts.map(electrumScripthash)),
             readAccount: (addresses, readSignal) =>
               usePool(pool, plan.ticker, readSignal, async (batch) => {
                 const known = addresses.map((a) => byAddress.get(a) ?? unlisted(a));
@@ -183,6 +192,14 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
       if (source === undefined) return undefined;
       watchSources.set(coin.ticker, source);
       return electrumCoinWatch(coin, source, watchSources, runningWatchers);
+    },
+
+    history(coin: ActivatedCoin): HistorySource | undefined {
+      const backend = coin.connection as UtxoBackend;
+      if (backend.historyOf === undefined) return undefined;
+      let source = histories.get(backend);
+      if (source === undefined) histories.set(backend, (source = backend.historyOf(historyAddresses(coin))));
+      return source;
     },
 
     release(coin: ActivatedCoin): void {

@@ -246,7 +246,7 @@ function onFrame({ event, data, id }, onReady) {
 function coinOf(ticker, platform) {
   let coin = coins.get(ticker);
   if (coin === undefined) {
-    coin = { ticker, platform: platform ?? null, hint: null, holdings: new Map(), status: undefined, error: null, activity: new Map() };
+    coin = { ticker, platform: platform ?? null, hint: null, holdings: new Map(), status: undefined, error: null, activity: new Map(), history: null };
     coins.set(ticker, coin);
   }
   if (platform !== undefined) coin.platform = platform;
@@ -307,7 +307,7 @@ function apply(event) {
   switch (event.type) {
     case 'SessionStarted':
       for (const coin of coins.values()) {
-        Object.assign(coin, { hint: null, holdings: new Map(), activity: new Map() });
+        Object.assign(coin, { hint: null, holdings: new Map(), activity: new Map(), history: null });
         markCoin(coin);
       }
       break;
@@ -316,7 +316,7 @@ function apply(event) {
       markCoin(coinOf(d.ticker));
       break;
     case 'CoinActivated':
-      Object.assign(coinOf(d.ticker), { hint: null, holdings: holdingsAt(d, d.ticker, d.balance), error: null, activity: new Map() });
+      Object.assign(coinOf(d.ticker), { hint: null, holdings: holdingsAt(d, d.ticker, d.balance), error: null, activity: new Map(), history: null });
       markCoin(coinOf(d.ticker));
       for (const token of d.tokens ?? []) {
         Object.assign(coinOf(token.ticker, d.ticker), { hint: null, holdings: holdingsAt(d, token.ticker, token.balance) });
@@ -345,6 +345,19 @@ function apply(event) {
       break;
     case 'TokenDisabled':
       Object.assign(coinOf(d.ticker, d.platform), { hint: null, holdings: new Map() });
+      markCoin(coinOf(d.ticker));
+      break;
+    // The history sync's progress (issue 26): the coin's History column, in the sync_status names.
+    case 'HistorySyncStarted':
+      coinOf(d.ticker).history = `InProgress: ${d.transactionsLeft} to fetch at block ${d.block}`;
+      markCoin(coinOf(d.ticker));
+      break;
+    case 'HistorySynced':
+      coinOf(d.ticker).history = `Finished: ${d.total} transactions at block ${d.block}`;
+      markCoin(coinOf(d.ticker));
+      break;
+    case 'HistorySyncFailed':
+      coinOf(d.ticker).history = `Error: ${d.message}`;
       markCoin(coinOf(d.ticker));
       break;
     case 'TaskCreated':
@@ -477,6 +490,13 @@ function settingsText(status) {
   return parts.join(' · ');
 }
 
+/** The coin's history sync: from its last history event, else whether `tx_history` is on. */
+function historyText(coin) {
+  if (coin.history !== null) return coin.history;
+  if (!coin.status) return '—';
+  return coin.status.tx_history ? 'NotStarted' : 'NotEnabled';
+}
+
 /** Platforms (and coins of their own) by ticker, each followed by its tokens. */
 function coinOrder() {
   const platforms = [...coins.values()].filter((c) => c.platform === null || !coins.has(c.platform)).sort((a, b) => a.ticker.localeCompare(b.ticker));
@@ -512,6 +532,7 @@ function render() {
     cell(row, 2, enabled ? (coin.status?.address ?? '—') : '—', 'address');
     cell(row, 3, enabled ? balanceText(coin.holdings) : '—');
     cell(row, 4, enabled ? settingsText(coin.status) : '—');
+    cell(row, 5, enabled ? historyText(coin) : '—', 'history');
     row.dataset.state = state;
   }
   $('no-coins').hidden = coins.size > 0;

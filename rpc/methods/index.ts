@@ -15,10 +15,13 @@ import { nodeMethods, type NodeInfo, type ShutdownSignalStreams } from './nodeMe
 import { balanceStreamingMethods, type BalanceStreams } from './balanceStreaming.ts';
 import { accountBalanceMethod } from './accountBalance.ts';
 import { accountBalanceTaskMethods } from './accountBalanceTask.ts';
+import { txHistoryMethods, type TxHistoryStreams } from './txHistory.ts';
+import type { TxHistoryService } from '../../actors/history/txHistoryService.ts';
 
 /**
  * The service's method tables: `methods` by name, plus legacy forms of names that are also v2.
  * `wireNames`: the names task statuses are written in (MM2.json `wire_names`). @default neutral
+ * `history`: `my_tx_history` (both forms) and `stream::tx_history::enable` (issue 26).
  */
 export function buildMethodTables(
   service: ActivationService,
@@ -26,7 +29,9 @@ export function buildMethodTables(
   settings: CoinSettingsService,
   node: { readonly info: NodeInfo; readonly streams: ShutdownSignalStreams & BalanceStreams },
   wireNames: WireNames = WireNames.Neutral,
+  history?: { readonly service: TxHistoryService; readonly streams: TxHistoryStreams },
 ): { methods: MethodTable; legacyMethods: MethodTable } {
+  const txHistory = history === undefined ? { methods: {}, legacyMethods: {} } : txHistoryMethods(history.service, history.streams);
   return {
     methods: {
       ...enableEthTaskMethods(tasks, service, wireNames),
@@ -43,9 +48,11 @@ export function buildMethodTables(
       ...coinSettingsMethods(settings),
       ...nodeMethods(node.info, node.streams),
       ...balanceStreamingMethods(service, node.streams),
+      ...txHistory.methods,
     },
     legacyMethods: {
       get_enabled_coins: getEnabledCoinsLegacyMethod(service),
+      ...txHistory.legacyMethods,
     },
   };
 }

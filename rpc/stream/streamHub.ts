@@ -15,6 +15,7 @@ import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import { StreamConnection, type SseSink } from './streamConnection.ts';
 import type { TaskDirectory } from './taskDirectory.ts';
 import { balanceStreamerId, type BalanceUpdate } from '../../spec/balanceStreaming.ts';
+import { txHistoryStreamerId } from '../../spec/txHistory.ts';
 
 /** What a connection listens to. */
 export type StreamSelection =
@@ -97,6 +98,8 @@ export class StreamHub {
   readonly #shutdownListeners = new Set<number>();
   /** The coins whose balance streamer each client id listens to (`stream::balance::enable`). */
   readonly #balanceListeners = new Map<number, Set<string>>();
+  /** The coins whose history streamer each client id listens to (`stream::tx_history::enable`). */
+  readonly #historyListeners = new Map<number, Set<string>>();
   readonly #unsubscribe: () => void;
   /** Set while a heartbeat is scheduled: only while some stream is open. */
   #cancelHeartbeat: (() => void) | undefined;
@@ -129,6 +132,7 @@ export class StreamHub {
         if (selection.kind === 'tasks' && !this.#isConnected(selection.clientId)) {
           this.#shutdownListeners.delete(selection.clientId);
           this.#balanceListeners.delete(selection.clientId);
+          this.#historyListeners.delete(selection.clientId);
         }
       },
     });
@@ -185,9 +189,36 @@ export class StreamHub {
     return streamerId;
   }
 
-  /** `stream::disable`: `clientId` stops listening to `streamerId` (a balance streamer or the shutdown signal). */
+  /**
+   * `stream::tx_history::enable`: the `/event-stream` connections of `clientId` will get
+   * `{"_type":"TX_HISTORY:<coin>","message":<TransactionDetails>}`, one frame per new or changed
+   * entry of `coin`'s history (see {@link streamHistory}). The same rules as the balance streamer.
+   */
+  enableTxHistory(clientId: number, coin: string): string {
+    const streamerId = txHistoryStreamerId(coin);
+    if (!this.#isConnected(clientId)) throw enableError('UnknownClient', `no /event-stream?id=${clientId} connection is open; open it first`);
+    const coins = this.#historyListeners.get(clientId) ?? new Set<string>();
+    if (coins.has(coin)) throw enableError('ClientAlreadyListening', `client ${clientId} already listens to ${streamerId}`);
+    this.#historyListeners.set(clientId, coins.add(coin));
+    return streamerId;
+  }
+
+  /** Sends each entry (a rendered `TransactionDetails`) of `coin`'s history to its listeners, one frame per entry. */
+  streamHistory(coin: string, entries: readonly unknown[]): void {
+    if (this.#historyListeners.size === 0) return;
+    const frames = entries.map((entry) => streamerFrame(txHistoryStreamerId(coin), entry));
+    for (const [connection, selection] of this.#connections) {
+      if (selection.kind !== 'tasks' || !this.#historyListeners.get(selection.clientId)?.has(coin)) continue;
+      for (const frame of frames) connection.streamer(frame);
+    }
+  }
+
+  /** `stream::disable`: `clientId` stops listening to `streamerId` (a balance or history streamer, or the shutdown signal). */
   disableStreamer(clientId: number, streamerId: string): void {
     if (!this.#isConnected(clientId)) throw disableError('UnknownClient', `no /event-stream?id=${clientId} connection is open`);
+    const histories = this.#historyListeners.get(clientId);
+    const historyCoin = [...(histories ?? [])].find((c) => txHistoryStreamerId(c) === streamerId);
+    if (historyCoin !== undefined) return void histories!.delete(historyCoin);
     const coins = this.#balanceListeners.get(clientId);
     const coin = [...(coins ?? [])].find((c) => balanceStreamerId(c) === streamerId);
     if (coin !== undefined) return void coins!.delete(coin);
