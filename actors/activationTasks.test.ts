@@ -152,7 +152,11 @@ describe('ActivationTasks: cancel racing completion', () => {
     const call = w.chain.calls[0]!;
     assert.equal(call.signal.aborted, true);
     call.resolve(coin('ETH')); // the node answers after all
-    await new Promise((r) => setTimeout(r, 20));
+    // The coin's cancellation is written after the task's answer: wait for it (under load an
+    // append can take longer than any fixed pause), then let the late answer be handled.
+    const deadline = Date.now() + 5_000;
+    while (!(await w.streamTypes('coin.ETH')).includes('ActivationCancelled') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
 
     assert.equal(w.registry.view('ETH').state, 'inactive');
     assert.deepEqual(w.registry.enabled(), []);
