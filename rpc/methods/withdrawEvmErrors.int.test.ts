@@ -97,6 +97,28 @@ describe('withdraw refusals (Iguana wallet, devnet)', () => {
     await refusal({ memo: 'hi' }, 400, 'InvalidMemo');
   });
 
+  test('task::withdraw: an inactive coin is refused at init (NoSuchCoin 404); a bad recipient ends the task Error; another kind does not see it; a finished task cannot be cancelled', async () => {
+    const inactive = await s.v2('task::withdraw::init', { coin: 'BNB', to: RECIPIENT, amount: '1' });
+    assert.deepEqual([inactive.status, inactive.body.error_type, inactive.body.error_data], [404, 'NoSuchCoin', { coin: 'BNB' }]);
+    const badFee = await s.v2('task::withdraw::init', { coin: 'ETH', to: RECIPIENT, amount: '1', fee: { type: 'EthGas', gas: 21000 } });
+    assert.deepEqual([badFee.status, badFee.body.error_type], [400, 'InvalidRequest'], 'a malformed request creates no task');
+    const init = await s.v2('task::withdraw::init', { coin: 'ETH', to: RECIPIENT.toLowerCase(), amount: '0.01' });
+    const taskId = init.body.result.task_id;
+    let status: any;
+    for (let i = 0; i < 200 && status?.status !== 'Error'; i++) {
+      status = (await s.v2('task::withdraw::status', { task_id: taskId, forget_if_finished: false })).body.result;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.deepEqual([status.status, status.details.error_type], ['Error', 'InvalidAddress']);
+    const otherKind = await s.v2('task::enable_eth::status', { task_id: taskId });
+    assert.equal(otherKind.body.error_type, 'NoSuchTask');
+    const cancel = await s.v2('task::withdraw::cancel', { task_id: taskId });
+    assert.deepEqual([cancel.status, cancel.body.error_type], [409, 'TaskFinished']);
+    const forgotten = await s.v2('task::withdraw::status', { task_id: taskId });
+    assert.equal(forgotten.body.result.status, 'Error');
+    assert.equal((await s.v2('task::withdraw::status', { task_id: taskId })).body.error_type, 'NoSuchTask', 'forgotten once read with forget_if_finished');
+  });
+
   test('a refused withdrawal changes nothing: no event, no nonce taken, no balance moved', async () => {
     const before: unknown[] = [];
     for await (const e of s.service.log.read()) before.push(e);
