@@ -1,4 +1,4 @@
-import { ActivationError, ErrorType } from '../spec/errors.ts';
+import { ActivationError, ErrorType, errorSentence } from '../spec/errors.ts';
 import type { ActivatedCoin, ActivatedToken, ActivationPlan, Balance, TokenPlan } from '../machines/activation.types.ts';
 import type { ChainFamily, CommandKind, GasPriceFeed, TokenSupport } from './ports/chainFamily.ts';
 import type { CoinWatch, WatchedBalance, WatchRead } from './ports/balanceWatch.ts';
@@ -88,7 +88,7 @@ export class ChainFamilies {
    */
   withdrawal(coin: ActivatedCoin, ticker: string): WithdrawCapability {
     const capability = this.byId(coin.family).withdraw;
-    if (capability === undefined) throw new ActivationError(ErrorType.UnsupportedError, `${ticker}: withdrawing is not supported for this coin's family (${coin.family})`, `withdraw is not supported for ${ticker}`);
+    if (capability === undefined) throw errorSentence(ErrorType.UnsupportedError, `${ticker}: withdrawing is not supported for this coin's family (${coin.family})`);
     return capability;
   }
 }

@@ -52,11 +52,12 @@ export function createEvmWithdraw(deps: EvmWithdrawDeps): WithdrawCapability {
     const token = tokenOf(coin);
     // A token standing alone (legacy `enable`) pays gas in its platform's coin, named by its entry.
     const gasCoin = token !== undefined && coin.token === undefined ? platformTickerOf(coin) : coin.platform.ticker;
+    // Gas is paid in the chain's native coin: 18 decimals on every EVM chain (a lone token's own decimals are not it).
     const gasDecimals = coin.token === undefined && token !== undefined ? 18 : coin.platform.decimals;
-    const given = gasOf(policy, 0n, undefined);
+    const givenGas = policy.kind === 'Auto' ? undefined : policy.gas;
     const callFor = (amount: bigint): EstimateCall =>
       token === undefined ? { to, value: amount, data: '0x' } : { to: token.contractAddress, value: 0n, data: erc20TransferData(to, amount) };
-    const needsEstimate = policy.kind === 'Auto' || given.gas === undefined;
+    const needsEstimate = givenGas === undefined;
     const read = await deps.withNodes(connection, signal, (provider) =>
       readForWithdrawal(provider, {
         from,
@@ -65,7 +66,7 @@ export function createEvmWithdraw(deps: EvmWithdrawDeps): WithdrawCapability {
         ...(needsEstimate && order.amount !== 'max' ? { estimate: callFor(order.amount) } : {}),
       }),
     );
-    const gas = policy.kind === 'Auto' ? gasOf(policy, read.gasPrice, read.baseFee) : given;
+    const gas = gasOf(policy, read.gasPrice, read.baseFee);
     const spendable = token === undefined ? read.balance : read.tokenBalance!;
 
     // The amount, checked against what the sender holds before any estimate is trusted.
