@@ -6,6 +6,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Transaction, getAddress } from 'ethers';
 import type { EvmDevnet } from '../../devnet/index.ts';
 import { SWAP_CONTRACT, TEST_ADDRESS, devnetCoins, enableEthParams, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
@@ -182,6 +185,32 @@ describe('legacy forms and round trips', () => {
     } finally {
       await s.stop();
       await proxy.stop();
+    }
+  });
+});
+
+describe('a task::withdraw result is a projection of the log', () => {
+  test('after a restart on the same dbdir, status answers the same Ok details (tx_hex included) from the events alone', async () => {
+    const devnet = await startTestDevnet({ tokens: [{ symbol: 'USDT', decimals: 6, amount: USDT }] });
+    const dbdir = join(await mkdtemp(join(tmpdir(), 'withdraw-restart-')), 'db');
+    let s = await startStack({ devnet, coins: coinsOf(devnet), dbdir });
+    try {
+      assert.equal((await s.v2('enable_eth_with_tokens', enableEthParams(s, []))).status, 200);
+      const taskId = (await s.v2('task::withdraw::init', { coin: 'ETH', to: RECIPIENT, amount: '0.3' })).body.result.task_id;
+      let before: any;
+      for (let i = 0; i < 200 && before?.status !== 'Ok'; i++) {
+        before = (await s.v2('task::withdraw::status', { task_id: taskId, forget_if_finished: false })).body.result;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.equal(before.status, 'Ok', JSON.stringify(before));
+      await s.stop();
+      s = await startStack({ devnet, coins: coinsOf(devnet), dbdir });
+      const after = (await s.v2('task::withdraw::status', { task_id: taskId })).body.result;
+      assert.deepEqual(after, before);
+      assert.equal((await s.v2('task::withdraw::status', { task_id: taskId })).body.error_type, 'NoSuchTask', 'forgotten by the read');
+    } finally {
+      await s.stop();
+      await devnet.stop();
     }
   });
 });
