@@ -1,8 +1,9 @@
-import { ActivationError, ErrorType } from '../spec/errors.ts';
+import { ActivationError, ErrorType, errorSentence } from '../spec/errors.ts';
 import type { ActivatedCoin, ActivatedToken, ActivationPlan, Balance, TokenPlan } from '../machines/activation.types.ts';
 import type { ChainFamily, CommandKind, GasPriceFeed, TokenSupport } from './ports/chainFamily.ts';
 import type { CoinWatch, WatchedBalance, WatchRead } from './ports/balanceWatch.ts';
 import type { HistorySource } from './history/historyPort.ts';
+import type { WithdrawCapability } from './ports/withdraw.ts';
 
 /**
  * The family router: picks a `ChainFamily` by what it serves (planning) or by id (chain work,
@@ -85,5 +86,15 @@ export class ChainFamilies {
   /** How an active coin's history is loaded (issue 26), if its family loads one. */
   history(coin: ActivatedCoin): HistorySource | undefined {
     return this.byId(coin.family).history?.(coin);
+  }
+
+  /**
+   * The withdraw capability of an active coin's family; `UnsupportedError` when the family has none
+   * (the reference's answer for coins it cannot withdraw).
+   */
+  withdrawal(coin: ActivatedCoin, ticker: string): WithdrawCapability {
+    const capability = this.byId(coin.family).withdraw;
+    if (capability === undefined) throw errorSentence(ErrorType.UnsupportedError, `${ticker}: withdrawing is not supported for this coin's family (${coin.family})`);
+    return capability;
   }
 }

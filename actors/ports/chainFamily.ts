@@ -15,6 +15,7 @@ import type {
 import type { GasPriceFailure, GasPriceRead } from '../../machines/gasPriceRefresh.machine.ts';
 import type { CoinWatch, WatchedBalance, WatchRead } from './balanceWatch.ts';
 import type { HistorySource } from '../history/historyPort.ts';
+import type { WithdrawCapability } from './withdraw.ts';
 
 export type { GasPriceFailure, GasPriceRead };
 
@@ -225,6 +226,8 @@ export interface ChainFamily {
   history?(coin: ActivatedCoin): HistorySource | undefined;
   /** Set by families whose active platforms take tokens one at a time (`enable_erc20`). */
   readonly tokens?: TokenSupport;
+  /** How the family withdraws and broadcasts (issue 25); absent: its coins are not withdrawn. */
+  readonly withdraw?: WithdrawCapability;
 }
 
 /** What a family accepts as a token: one protocol type, and its contract address rule. */

@@ -17,11 +17,14 @@ import { accountBalanceMethod } from './accountBalance.ts';
 import { accountBalanceTaskMethods } from './accountBalanceTask.ts';
 import { txHistoryMethods, type TxHistoryStreams } from './txHistory.ts';
 import type { TxHistoryService } from '../../actors/history/txHistoryService.ts';
+import type { WithdrawService } from '../../actors/withdrawService.ts';
+import { sendRawTransactionMethod, withdrawMethods, withdrawTaskMethods } from './withdraw.ts';
 
 /**
  * The service's method tables: `methods` by name, plus legacy forms of names that are also v2.
  * `wireNames`: the names task statuses are written in (MM2.json `wire_names`). @default neutral
  * `history`: `my_tx_history` (both forms) and `stream::tx_history::enable` (issue 26).
+ * `withdrawals`: `withdraw`, `task::withdraw::*`, `send_raw_transaction` (issue 25); absent: not served.
  */
 export function buildMethodTables(
   service: ActivationService,
@@ -30,8 +33,10 @@ export function buildMethodTables(
   node: { readonly info: NodeInfo; readonly streams: ShutdownSignalStreams & BalanceStreams },
   wireNames: WireNames = WireNames.Neutral,
   history?: { readonly service: TxHistoryService; readonly streams: TxHistoryStreams },
+  withdrawals?: WithdrawService,
 ): { methods: MethodTable; legacyMethods: MethodTable } {
   const txHistory = history === undefined ? { methods: {}, legacyMethods: {} } : txHistoryMethods(history.service, history.streams);
+  const withdraw = withdrawals === undefined ? undefined : withdrawMethods(withdrawals);
   return {
     methods: {
       ...enableEthTaskMethods(tasks, service, wireNames),
@@ -49,10 +54,14 @@ export function buildMethodTables(
       ...nodeMethods(node.info, node.streams),
       ...balanceStreamingMethods(service, node.streams),
       ...txHistory.methods,
+      ...(withdrawals === undefined
+        ? {}
+        : { withdraw: withdraw!.v2, ...withdrawTaskMethods(tasks, wireNames), send_raw_transaction: sendRawTransactionMethod(withdrawals) }),
     },
     legacyMethods: {
       get_enabled_coins: getEnabledCoinsLegacyMethod(service),
       ...txHistory.legacyMethods,
+      ...(withdraw === undefined ? {} : { withdraw: withdraw.legacy }),
     },
   };
 }
