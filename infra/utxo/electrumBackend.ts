@@ -11,6 +11,7 @@ import type { UtxoBackend, UtxoRead } from './utxoBackend.ts';
 import type { ElectrumPlanParams } from './utxoPlan.ts';
 import { electrumScripthash } from './utxoAddress.ts';
 import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
+import { electrumWithdrawChain } from './withdraw/electrumWithdrawChain.ts';
 
 export interface ElectrumBackendOptions {
   readonly clock: Clock;
@@ -45,6 +46,7 @@ export function electrumBackendOver(pool: ElectrumPool, ticker: string, params: 
   const { balancePollMs } = balancePollOf(params.entry);
   return {
     read: (signal) => usePool(pool, ticker, signal, read),
+    withdraw: electrumWithdrawChain((signal, work, onServer) => usePool(pool, ticker, signal, work, onServer)),
     watch: {
       pool,
       servers: params.servers.map((s) => s.url),
@@ -57,10 +59,17 @@ export function electrumBackendOver(pool: ElectrumPool, ticker: string, params: 
   };
 }
 
-/** One use of the pool: `read` with one server's batches; failures in the legacy wording. */
-export async function usePool<T>(pool: ElectrumPool, ticker: string, signal: AbortSignal, read: (batch: ElectrumBatch) => Promise<T>): Promise<T> {
+/**
+ * One use of the pool: `read` with one server's batches; failures in the legacy wording.
+ * `onServer` learns the URL of the server that answered.
+ */
+export async function usePool<T>(pool: ElectrumPool, ticker: string, signal: AbortSignal, read: (batch: ElectrumBatch) => Promise<T>, onServer?: (url: string) => void): Promise<T> {
   try {
-    return await pool.use((connection) => read((calls) => connection.batch(calls, signal)), signal);
+    return await pool.use(async (connection) => {
+      const result = await read((calls) => connection.batch(calls, signal));
+      onServer?.(connection.server.url);
+      return result;
+    }, signal);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     throw electrumError(ticker, error);

@@ -14,6 +14,7 @@ import { daemonContractCalls, qtumAccount, readQrc20Balance } from './qrc20Reade
 import type { UtxoBackend, UtxoRead } from './utxoBackend.ts';
 import type { NativePlanParams } from './utxoPlan.ts';
 import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
+import { nativeWithdrawChain } from './withdraw/nativeWithdrawChain.ts';
 
 export interface NativeBackendOptions {
   readonly clock: Clock;
@@ -62,6 +63,7 @@ export async function createNativeBackend(ticker: string, params: NativePlanPara
   const { balancePollMs } = balancePollOf(params.daemonEntry);
   return {
     read: readWallet,
+    withdraw: nativeWithdrawChain((method, params, signal) => withinBudget(signal, (budget) => rpc(method, params, budget)), endpoint),
     nativeWatch: {
       endpoint,
       readBlock: (signal) => withinBudget(signal, (budget) => rpc<number>('getblockcount', [], budget)),

@@ -1,6 +1,7 @@
 import type { Balance } from '../../machines/activation.types.ts';
 import type { ElectrumWatchSource } from './electrumBalanceWatch.ts';
 import type { NativeWatchSource } from './nativeBalanceWatch.ts';
+import type { WithdrawChain } from './withdraw/withdrawChain.ts';
 
 /** One balance read of a UTXO coin, in its smallest unit. */
 export interface UtxoRead {
@@ -22,6 +23,8 @@ export interface UtxoBackend {
   readonly watch?: ElectrumWatchSource;
   /** How the balance watchers poll it (a native daemon); absent: not polled. */
   readonly nativeWatch?: NativeWatchSource;
+  /** A withdrawal's reads and broadcast on this coin's node (for a QRC20: its platform's outputs, on the same node). */
+  readonly withdraw?: WithdrawChain;
   /** Lets go of open connections (disable, stop, failed activation). Idempotent. */
   close(): void;
 }
