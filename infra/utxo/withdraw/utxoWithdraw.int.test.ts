@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { payments, Transaction } from 'bitcoinjs-lib';
-import { SigningKey, getBytes } from 'ethers';
+import { countingSigner } from '../../../devnet/testkits/digestSigner.ts';
 import { startLitecoind, type Litecoind } from '../../../devnet/litecoind/litecoind.ts';
 import { LITECOIN_REGTEST, p2pkhAddress } from '../../../devnet/litecoind/litecoinRegtest.ts';
 import { startElectrumServer, type ElectrumServer } from '../../../devnet/electrum/electrumServer.ts';
@@ -32,20 +32,7 @@ const ENTRY = { coin: 'LTCR', pubtype: 111, p2shtype: 58, segwit: true, bech32_h
 const STANDARD: UtxoAddressRule = { format: 'standard', pubtype: 111, taddr: 0, checksum: 'DoubleSha256' } as UtxoAddressRule;
 const SEGWIT: UtxoAddressRule = { format: 'segwit', hrp: 'rltc' };
 
-/** A software key as the key provider will be: it signs digests, the private key stays inside. */
-function testSigner(): DigestSigner & { signed: number } {
-  const key = new SigningKey(randomBytes(32));
-  const signer = {
-    publicKey: getBytes(key.compressedPublicKey),
-    signed: 0,
-    async signDigest(digest: Uint8Array) {
-      signer.signed += 1;
-      const sig = key.sign(digest);
-      return Uint8Array.from([...getBytes(sig.r), ...getBytes(sig.s)]);
-    },
-  };
-  return signer;
-}
+const testSigner = countingSigner;
 
 const hashOf = (signer: DigestSigner) => payments.p2pkh({ pubkey: Buffer.from(signer.publicKey) }).hash!;
 const legacyAddress = (signer: DigestSigner) => p2pkhAddress(hashOf(signer));

@@ -32,8 +32,11 @@ export interface UtxoWithdrawOrder {
 export type UtxoWithdrawFailure =
   | { readonly failure: 'InvalidAddress'; readonly message: string }
   | { readonly failure: 'Unsupported'; readonly message: string }
-  | { readonly failure: 'NotSufficientBalance'; readonly available: bigint; readonly required: bigint }
-  | { readonly failure: 'AmountTooLow'; readonly amount: bigint; readonly threshold: bigint };
+  | { readonly failure: 'InvalidFee'; readonly message: string }
+  /** `coin`/`decimals`: whose balance is short, when not the withdrawn coin's (a QRC20's platform). */
+  | { readonly failure: 'NotSufficientBalance'; readonly available: bigint; readonly required: bigint; readonly coin?: string; readonly decimals?: number }
+  | { readonly failure: 'AmountTooLow'; readonly amount: bigint; readonly threshold: bigint }
+  | { readonly failure: 'ZeroBalanceToWithdrawMax' };
 
 export class UtxoWithdrawRefused extends Error {
   constructor(readonly refusal: UtxoWithdrawFailure) {
