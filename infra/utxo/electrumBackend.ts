@@ -46,7 +46,7 @@ export function electrumBackendOver(pool: ElectrumPool, ticker: string, params: 
   const { balancePollMs } = balancePollOf(params.entry);
   return {
     read: (signal) => usePool(pool, ticker, signal, read),
-    withdraw: electrumWithdrawChain((signal, work, onServer) => usePool(pool, ticker, signal, work, onServer)),
+    withdraw: { chain: electrumWithdrawChain((signal, work, onServer) => usePool(pool, ticker, signal, work, onServer)), params },
     watch: {
       pool,
       servers: params.servers.map((s) => s.url),

@@ -63,7 +63,7 @@ export async function createNativeBackend(ticker: string, params: NativePlanPara
   const { balancePollMs } = balancePollOf(params.daemonEntry);
   return {
     read: readWallet,
-    withdraw: nativeWithdrawChain((method, params, signal) => withinBudget(signal, (budget) => rpc(method, params, budget)), endpoint),
+    withdraw: { chain: nativeWithdrawChain((method, args, signal) => withinBudget(signal, (budget) => rpc(method, args, budget)), endpoint), params },
     nativeWatch: {
       endpoint,
       readBlock: (signal) => withinBudget(signal, (budget) => rpc<number>('getblockcount', [], budget)),

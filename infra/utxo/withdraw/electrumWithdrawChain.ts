@@ -20,6 +20,14 @@ export type UseElectrum = <T>(signal: AbortSignal, read: (batch: ElectrumBatch) 
 export function electrumWithdrawChain(use: UseElectrum): WithdrawChain {
   return {
     read: (request, signal) => use(signal, (batch) => readUnspents(batch, request)),
+    rawTransactions: (txids, signal) =>
+      use(signal, async (batch) => {
+        const raws = await batch(txids.map((txid) => ({ method: 'blockchain.transaction.get', params: [txid] })));
+        return raws.map((raw) => {
+          if (typeof raw !== 'string' || !/^([0-9a-f]{2})+$/i.test(raw)) throw new Error('blockchain.transaction.get: not a raw transaction');
+          return raw;
+        });
+      }),
     async broadcast(txHex, signal) {
       let node = '';
       const txHash = await use(signal, async (batch) => {

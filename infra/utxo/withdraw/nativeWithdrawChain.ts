@@ -27,6 +27,7 @@ export function nativeWithdrawChain(call: <T>(method: string, params: readonly u
         roundTrips: 1,
       };
     },
+    rawTransactions: (txids, signal) => Promise.all(txids.map((txid) => call<string>('getrawtransaction', [txid], signal))),
     async broadcast(txHex, signal) {
       const txHash = await call<string>('sendrawtransaction', [txHex], signal);
       return { txHash, node: endpoint };

@@ -93,7 +93,7 @@ describe('QRC20 withdrawals through the Qtum daemon double', () => {
     const done = await prepareQrc20Withdrawal(coin(), { to: address(randomBytes(20)), amount: 1n }, sender, 0, signal());
     const tx = Transaction.fromHex(done.txHex);
     const script = Buffer.from(tx.ins[0]!.script);
-    script[10] ^= 0x01; // inside the DER signature's r
+    script[10] = script[10]! ^ 0x01; // inside the DER signature's r
     tx.setInputScript(0, script);
     const rpc = nodeRpc(qtumd);
     await assert.rejects(rpc('sendrawtransaction', [tx.toHex()]), (e: Error & { code?: number }) => e.code === -26);

@@ -31,6 +31,8 @@ export interface WithdrawRead {
 /** The node side of a withdrawal; failures are `ActivationError`s of type `Transport`. */
 export interface WithdrawChain {
   read(request: WithdrawReadRequest, signal: AbortSignal): Promise<WithdrawRead>;
+  /** Raw hex of transactions by id, in one round trip (a device checks input amounts against them). */
+  rawTransactions(txids: readonly string[], signal: AbortSignal): Promise<string[]>;
   /** Sends a signed transaction; the id the node gives and the node (origin label) that took it. */
   broadcast(txHex: string, signal: AbortSignal): Promise<{ readonly txHash: string; readonly node: string }>;
 }
