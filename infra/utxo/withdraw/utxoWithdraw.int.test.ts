@@ -146,9 +146,19 @@ describe('UTXO withdrawals accepted by litecoind regtest', () => {
     await node.fund(legacyAddress(signer), 20_000_000n, 1);
     const to = await recipient();
     const entry = { ...ENTRY, txfee: 0, force_min_relay_fee: true };
-    const planned = await planWithdrawal(coin(STANDARD, electrumChain(), entry), { to: to.address, amount: 1_000_000n }, signer.publicKey, signal());
+    // Count what reaches the server: batches (round trips) and the calls in them.
+    const batches: string[][] = [];
+    const counting: WithdrawChain = electrumWithdrawChain((s, work, onServer) =>
+      usePool(pool, 'LTCR', s, (batch) => work((calls) => (batches.push(calls.map((c) => c.method)), batch(calls))), onServer),
+    );
+    const planned = await planWithdrawal(coin(STANDARD, counting, entry), { to: to.address, amount: 1_000_000n }, signer.publicKey, signal());
     assert.equal(planned.plan.fee, (1000n * 226n) / 1000n); // relay fee is 0.00001 LTC/kB = 1000 per kB too
-    assert.equal(planned.roundTrips, 2); // the output is younger than maturity: one more batch tells it is no coinbase
+    // One batch of everything; the output is younger than maturity, so one more tells it is no coinbase.
+    assert.equal(planned.roundTrips, 2);
+    assert.deepEqual(batches, [
+      ['blockchain.headers.subscribe', 'blockchain.scripthash.listunspent', 'blockchain.scripthash.listunspent', 'blockchain.estimatefee', 'blockchain.relayfee'],
+      ['blockchain.transaction.get'],
+    ]);
   });
 });
 
