@@ -20,6 +20,11 @@ function deviceSigner(hardware: () => Promise<HardwareWallet>, path: string, pro
       if (wallet.ethereumSignTx === undefined) throw new ActivationError(ErrorType.UnsupportedError, 'the hardware wallet adapter cannot sign EVM transactions', 'the hardware wallet adapter cannot sign EVM transactions');
       return wallet.ethereumSignTx({ path, signal, ...prompts, tx });
     },
+    async utxoSignTx(tx, signal) {
+      const wallet = await hardware();
+      if (wallet.utxoSignTx === undefined) throw new ActivationError(ErrorType.UnsupportedError, 'the hardware wallet adapter cannot sign UTXO transactions', 'the hardware wallet adapter cannot sign UTXO transactions');
+      return wallet.utxoSignTx({ path, signal, ...prompts, tx });
+    },
   };
 }
 
