@@ -2,7 +2,7 @@
  * The double's keys: BIP32 nodes from a BIP39 mnemonic (no passphrase) with ethers, shaped like the
  * firmware's answers (`HDNodeType`, `xpub`, EIP-55 and P2PKH addresses).
  */
-import { computeAddress, getBytes, HDNodeWallet, Mnemonic, SigningKey } from 'ethers';
+import { computeAddress, getBytes, HDNodeWallet, Mnemonic } from 'ethers';
 import { decodeBase58Check, encodeBase58Check } from '../../infra/keys/base58check.ts';
 import { hash160 } from '../../infra/keys/addresses.ts';
 
@@ -36,8 +36,8 @@ export interface DeviceKeys {
   ethereumAddress(addressN: readonly number[]): string;
   /** P2PKH address for `coinName` (`Bitcoin`, `Testnet`), or `undefined` for another coin. */
   p2pkhAddress(addressN: readonly number[], coinName: string): string | undefined;
-  /** The key at `addressN` signs a 32-byte digest: r‖s (64 bytes, low s). */
-  signDigest(addressN: readonly number[], digest: Uint8Array): Uint8Array;
+  /** ECDSA signature (low-S, RFC 6979) of a 32-byte digest by the key at `addressN`, with its recovery id. */
+  signDigest(addressN: readonly number[], digest: Uint8Array): { r: string; s: string; recovery: 0 | 1 };
 }
 
 /** `m/44'/60'/0'/0/0` → `[0x8000002c, 0x8000003c, 0x80000000, 0, 0]`. */
@@ -83,8 +83,8 @@ export function createDeviceKeys(mnemonic: string): DeviceKeys {
     },
     ethereumAddress: (addressN) => computeAddress(derive(addressN).publicKey),
     signDigest(addressN, digest) {
-      const signature = new SigningKey(derive(addressN).privateKey).sign(digest);
-      return Uint8Array.from([...getBytes(signature.r), ...getBytes(signature.s)]);
+      const signature = derive(addressN).signingKey.sign(digest);
+      return { r: signature.r.slice(2), s: signature.s.slice(2), recovery: signature.yParity };
     },
     p2pkhAddress(addressN, coinName) {
       const version = P2PKH_VERSION[coinName];

@@ -49,7 +49,7 @@ export interface SignTxFlow {
   finish(): DeviceMessage[];
 }
 
-export function createSignTxFlow(keys: DeviceKeys & { signDigest(addressN: readonly number[], digest: Uint8Array): Uint8Array }): SignTxFlow {
+export function createSignTxFlow(keys: DeviceKeys): SignTxFlow {
   let network: Network = networks.bitcoin;
   let meta = { version: 1, lockTime: 0, inputs: 0, outputs: 0 };
   const inputs: CurrentInput[] = [];
@@ -154,7 +154,8 @@ export function createSignTxFlow(keys: DeviceKeys & { signDigest(addressN: reado
         const pubkey = Buffer.from(keys.publicNode(input.path).node.public_key, 'hex');
         const code = payments.p2pkh({ pubkey }).output!;
         const digest = input.segwit ? tx.hashForWitnessV0(index, code, input.amount, Transaction.SIGHASH_ALL) : tx.hashForSignature(index, code, Transaction.SIGHASH_ALL);
-        const signature = btcScript.signature.encode(Buffer.from(keys.signDigest(input.path, digest)), Transaction.SIGHASH_ALL);
+        const { r, s } = keys.signDigest(input.path, digest);
+        const signature = btcScript.signature.encode(Buffer.from(`${r}${s}`, 'hex'), Transaction.SIGHASH_ALL);
         if (input.segwit) tx.setWitness(index, [signature, pubkey]);
         else tx.setInputScript(index, btcScript.compile([signature, pubkey]));
       });

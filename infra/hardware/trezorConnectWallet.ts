@@ -10,6 +10,7 @@ import type { Log } from '../../kernel/log.ts';
 import type { DeviceInfo, HardwareWallet } from '../../actors/ports/hardwareWallet.ts';
 import { readAccountPublicNode, readEthereumPublicKey, untilAborted } from './publicKeyCall.ts';
 import { signUtxoTransaction } from './utxoSignCall.ts';
+import { signEthereumTransaction } from './ethereumSignCall.ts';
 
 export { HwErrorKind, type HwErrorData } from './hwErrors.ts';
 
@@ -68,6 +69,11 @@ export function createTrezorConnectWallet(options: TrezorConnectWalletOptions = 
     async utxoSignTx(request) {
       const ready = await untilAborted(connect(), request.signal);
       return signUtxoTransaction(ready, request, clock, options.log);
+    },
+
+    async ethereumSignTx(request) {
+      const ready = await untilAborted(connect(), request.signal);
+      return signEthereumTransaction(ready, request, clock, options.log);
     },
 
     async close() {
