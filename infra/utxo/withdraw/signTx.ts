@@ -61,8 +61,9 @@ export async function signTx(plan: TxPlan, params: SigningParams, signer: Digest
   const pubkey = Buffer.from(signer.publicKey);
   const p2pkhCode = payments.p2pkh({ pubkey }).output!;
   const hashType = SIGHASH_ALL | (params.forkIdSignatures ? params.forkId : 0);
+  const kinds = plan.inputs.map((input) => kindOf(input.script, signer.publicKey)); // every input checked before any signature
   for (const [index, input] of plan.inputs.entries()) {
-    const kind = kindOf(input.script, signer.publicKey);
+    const kind = kinds[index]!;
     const scriptCode = kind === 'p2pk' ? Buffer.from(input.script) : p2pkhCode;
     const digest =
       kind === 'p2wpkh' || params.forkIdSignatures
