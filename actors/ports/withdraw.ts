@@ -84,6 +84,11 @@ export interface DeviceSigner {
 export interface WithdrawCapability {
   /** Protocol types it withdraws (coins-file `protocol.type`, e.g. `ETH`, `ERC20`). */
   readonly protocols: readonly string[];
+  /**
+   * Those of {@link protocols} `task::withdraw` signs; absent: all. Any other ends the task with
+   * `CoinDoesntSupportInitWithdraw` (the reference's answer for e.g. QRC20).
+   */
+  readonly taskProtocols?: readonly string[];
   /** Build and sign; checks everything (address, amount, fee type, balances) BEFORE signing; throws ActivationError. */
   prepare(coin: ActiveCoinView, order: WithdrawOrder, signer: WithdrawSigner, signal: AbortSignal): Promise<PreparedWithdrawal>;
   /** Broadcast a signed transaction of this coin; returns tx hash and the node (origin label) that took it. */

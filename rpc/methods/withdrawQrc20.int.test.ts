@@ -63,6 +63,20 @@ describe('QRC20 withdrawals through the RPC (Qtum daemon double)', () => {
     assert.equal(await tokenBalance(hash), 2_500_000n);
   });
 
+  test('task::withdraw of a QRC20 ends with CoinDoesntSupportInitWithdraw, as the reference', async () => {
+    const init = await s.v2('task::withdraw::init', { coin: 'QTOK-QRC20', to: address(randomBytes(20)), amount: '1' });
+    assert.equal(init.status, 200, JSON.stringify(init.body));
+    let status: any;
+    for (let i = 0; i < 400; i++) {
+      status = (await s.v2('task::withdraw::status', { task_id: init.body.result.task_id, forget_if_finished: false })).body.result;
+      if (status.status === 'Ok' || status.status === 'Error') break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    assert.equal(status.status, 'Error', JSON.stringify(status));
+    assert.equal(status.details.error_type, 'CoinDoesntSupportInitWithdraw');
+    assert.deepEqual(status.details.error_data, { coin: 'QTOK-QRC20' });
+  });
+
   test('errors: a P2SH destination, more tokens than held, an UTXO fee type', async () => {
     const p2sh = await s.v2('withdraw', { coin: 'QTOK-QRC20', to: address(randomBytes(20), 110), amount: '1' });
     assert.deepEqual([p2sh.status, p2sh.body.error_type, p2sh.body.error_data], [400, 'InvalidAddress', 'QRC20 can be sent to P2PKH addresses only']);

@@ -75,7 +75,7 @@ export function utxoWithdrawCapability(options: { readonly clock: Clock }): With
     const token = params.qrc20;
     if (token !== undefined) {
       const gas = qrc20Gas(order.fee);
-      if (signer.kind !== 'key') throw new ActivationError(ErrorType.CoinDoesntSupportInitWithdraw, `'${view.ticker}' coin doesn't support 'init_withdraw' yet. Consider using 'withdraw' request instead`, { coin: view.ticker });
+      if (signer.kind !== 'key') throw new ActivationError(ErrorType.UnsupportedError, `${view.ticker}: QRC20 withdrawals are not signed on a hardware wallet`, `${view.ticker}: QRC20 withdrawals are not signed on a hardware wallet`);
       const protocol = parseCoinProtocol(params.entry);
       const platform = protocol.ok && protocol.protocol.type === 'QRC20' ? protocol.protocol.platform : view.ticker;
       const done = await prepareQrc20Withdrawal(
@@ -130,6 +130,8 @@ export function utxoWithdrawCapability(options: { readonly clock: Clock }): With
 
   return {
     protocols: ['UTXO', 'QTUM', 'QRC20'],
+    // The reference's `task::withdraw` serves UTXO and QTUM coins, not QRC20 (`init_withdraw.rs`).
+    taskProtocols: ['UTXO', 'QTUM'],
     async prepare(view, order, signer, signal) {
       try {
         return await prepare(view, order, signer, signal);
