@@ -4,6 +4,7 @@
  * `send_raw_transaction` broadcasts, as the reference and its client do.
  */
 import { sendRawTransactionParams, withdrawParams, withdrawTaskInitParams } from '../../spec/withdraw.ts';
+import { ActivationError, ErrorType } from '../../spec/errors.ts';
 import { renderWithdrawResult } from '../../spec/render/withdrawResult.ts';
 import { TaskKind, taskMethod } from '../../spec/taskKind.ts';
 import type { WireNames } from '../../spec/wireNames.ts';
@@ -13,12 +14,23 @@ import { defineMethod, RpcVersion, type MethodDef } from '../methods.ts';
 import { taskStatusMethods, taskUserActionMethod } from './taskMethods.ts';
 import { withdrawCommandOf } from './withdrawParams.ts';
 
-/** How long a `withdraw` may take before it is abandoned (node reads and signing with the service's key). @default 60_000 */
+/** How long a `withdraw` or a broadcast may take before it is abandoned (node reads, signing with the service's key). */
 const WITHDRAW_TIMEOUT_MS = 60_000;
 
+/** Runs `work` with a signal that aborts after {@link WITHDRAW_TIMEOUT_MS}: then `Timeout {secs, nanos}` (408), as the reference's. */
+async function bounded<T>(what: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const signal = AbortSignal.timeout(WITHDRAW_TIMEOUT_MS);
+  try {
+    return await work(signal);
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    throw new ActivationError(ErrorType.Timeout, `${what} timed out after ${WITHDRAW_TIMEOUT_MS / 1000} s`, { secs: WITHDRAW_TIMEOUT_MS / 1000, nanos: 0 });
+  }
+}
+
 async function signed(withdrawals: WithdrawService, params: Parameters<typeof withdrawCommandOf>[0]) {
-  const summary = await withdrawals.withdraw(withdrawCommandOf(params), AbortSignal.timeout(WITHDRAW_TIMEOUT_MS));
-  return renderWithdrawResult(summary);
+  const command = withdrawCommandOf(params);
+  return renderWithdrawResult(await bounded('withdraw', (signal) => withdrawals.withdraw(command, signal)));
 }
 
 /** v2 `withdraw` (in `methods`) and its legacy flat form (in `legacyMethods`): the same request, the result flat in legacy. */
@@ -34,7 +46,7 @@ export function sendRawTransactionMethod(withdrawals: WithdrawService): MethodDe
   return defineMethod({
     version: RpcVersion.Legacy,
     params: sendRawTransactionParams,
-    handle: async ({ coin, tx_hex }) => ({ tx_hash: (await withdrawals.broadcast(coin, tx_hex, AbortSignal.timeout(WITHDRAW_TIMEOUT_MS))).txHash }),
+    handle: async ({ coin, tx_hex }) => ({ tx_hash: (await bounded('send_raw_transaction', (signal) => withdrawals.broadcast(coin, tx_hex, signal))).txHash }),
   });
 }
 

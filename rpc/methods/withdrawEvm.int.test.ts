@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Transaction, getAddress } from 'ethers';
 import type { EvmDevnet } from '../../devnet/index.ts';
-import { TEST_ADDRESS, devnetCoins, enableEthParams, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
+import { SWAP_CONTRACT, TEST_ADDRESS, devnetCoins, enableEthParams, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
 import { startLatencyProxy } from '../../devnet/proxies/latencyProxy.ts';
 import { startLaggingNode } from '../../devnet/proxies/laggingNode.ts';
 import { coinStream } from '../../events/log/eventLog.ts';
@@ -135,6 +135,26 @@ describe('legacy forms and round trips', () => {
       assert.equal(v2.body.error_type, 'NoSuchMethod');
       const unknown = await s.legacy('send_raw_transaction', { coin: 'NOPE', tx_hex: flat.body.tx_hex });
       assert.deepEqual([unknown.status, unknown.body.error], [500, 'No such coin: NOPE']);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('an ERC20 enabled on its own (legacy enable): its withdrawal pays gas in ETH (named by its coins entry), broadcast and mined', async () => {
+    const s = await startStack({ devnet, coins: coinsOf(devnet) });
+    try {
+      const enabled = await s.legacy('enable', { coin: 'USDT-ERC20', urls: [devnet.url], swap_contract_address: SWAP_CONTRACT });
+      assert.equal(enabled.status, 200, JSON.stringify(enabled.body));
+      const [eth, usdt] = [await ethOf(devnet, TEST_ADDRESS), await tokenOf(devnet, TEST_ADDRESS)];
+      const w = await s.legacy('withdraw', { coin: 'USDT-ERC20', to: RECIPIENT, amount: '3', fee: { type: 'EthGas', gas_price: '1', gas: 60000 } });
+      assert.equal(w.status, 200, JSON.stringify(w.body));
+      assert.deepEqual([w.body.coin, w.body.total_amount, w.body.fee_details.coin, w.body.fee_details.total_fee], ['USDT-ERC20', '3', 'ETH', '0.00006']);
+      assert.equal((await s.legacy('send_raw_transaction', { coin: 'USDT-ERC20', tx_hex: w.body.tx_hex })).status, 200);
+      const mined = await receipt(devnet, w.body.tx_hash);
+      assert.equal(await tokenOf(devnet, TEST_ADDRESS), usdt - 3_000_000n);
+      assert.equal(await ethOf(devnet, TEST_ADDRESS), eth - big(mined.gasUsed) * 1_000_000_000n);
+      const short = await s.legacy('withdraw', { coin: 'USDT-ERC20', to: RECIPIENT, amount: '1', fee: { type: 'EthGas', gas_price: '100000', gas: 60000 } });
+      assert.match(short.body.error, /Not enough ETH/);
     } finally {
       await s.stop();
     }

@@ -35,6 +35,17 @@ async function until(taskId: number, done: (status: any) => boolean): Promise<an
   }
   throw new Error(`task ${taskId} never reached the expected status (last: ${JSON.stringify(await statusOf(taskId))})`);
 }
+/**
+ * Polls until finished, the user pressing the device's button at every poll: the double waits for a
+ * press only once connect has acknowledged its button request, so a single press right after the
+ * status shows `FollowHwDeviceInstructions` may come too early (a press with nothing to confirm does nothing).
+ */
+async function confirmUntilFinished(taskId: number): Promise<any> {
+  return until(taskId, (status) => {
+    device.press();
+    return finished(status);
+  });
+}
 const label = (status: any) => `${status.status}:${typeof status.details === 'string' ? status.details : ''}`;
 const finished = (status: any) => status.status === 'Ok' || status.status === 'Error';
 const balanceOf = (address: string) => devnet.request('eth_getBalance', [address, 'latest']).then((v) => BigInt(v as string));
@@ -86,8 +97,9 @@ describe('task::withdraw on the device double', () => {
     assert.equal(action.body.result, 'success');
     await until(taskId, (st) => st.details === 'FollowHwDeviceInstructions');
     assert.equal(device.stats().byType.EthereumSignTx, 1, 'the device holds the transaction, awaiting the press');
-    device.press();
-    const done = await until(taskId, finished);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal((await statusOf(taskId)).details, 'FollowHwDeviceInstructions', 'nothing is signed until the user confirms');
+    const done = await confirmUntilFinished(taskId);
     assert.equal(done.status, 'Ok', JSON.stringify(done));
     const tx = Transaction.from(`0x${done.details.tx_hex}`);
     assert.equal(tx.from, DEVICE_ADDRESS, 'the device key signed');
@@ -108,16 +120,14 @@ describe('task::withdraw on the device double', () => {
     const eip = await s.v2('task::withdraw::init', { coin: 'ETH', to: RECIPIENT, amount: '0.1', fee: { type: 'EthGasEip1559', max_fee_per_gas: '4', max_priority_fee_per_gas: '1', gas: 21000 } });
     const eipId = eip.body.result.task_id;
     await until(eipId, (st) => st.details === 'FollowHwDeviceInstructions');
-    device.press();
-    const signed = await until(eipId, finished);
+    const signed = await confirmUntilFinished(eipId);
     assert.equal(signed.status, 'Ok', JSON.stringify(signed));
     assert.equal(Transaction.from(`0x${signed.details.tx_hex}`).type, 2);
     assert.equal((await s.legacy('send_raw_transaction', { coin: 'ETH', tx_hex: signed.details.tx_hex })).status, 200);
     const token = await s.v2('task::withdraw::init', { coin: 'USDT-ERC20', to: RECIPIENT, amount: '2.5' });
     const tokenId = token.body.result.task_id;
     await until(tokenId, (st) => st.details === 'FollowHwDeviceInstructions');
-    device.press();
-    const tokenDone = await until(tokenId, finished);
+    const tokenDone = await confirmUntilFinished(tokenId);
     assert.equal(tokenDone.status, 'Ok', JSON.stringify(tokenDone));
     assert.equal((await s.legacy('send_raw_transaction', { coin: 'USDT-ERC20', tx_hex: tokenDone.details.tx_hex })).status, 200);
     for (const hash of [signed.details.tx_hash, tokenDone.details.tx_hash]) {
@@ -144,6 +154,21 @@ describe('task::withdraw on the device double', () => {
     const signedEvents: unknown[] = [];
     for await (const e of s.service.log.read()) if (e.type === 'WithdrawalSigned' && (e.data.taskId === taskId || e.data.taskId === lockedId)) signedEvents.push(e);
     assert.deepEqual(signedEvents, []);
+  });
+
+  test('cancel while the device asks its PIN: success, the task is gone (NoSuchTask), nothing signed; a second cancel is NoSuchTask 404', async () => {
+    device.lock();
+    const init = await s.v2('task::withdraw::init', { coin: 'ETH', to: RECIPIENT, amount: '0.01', fee: { type: 'EthGas', gas_price: '3', gas: 21000 } });
+    const taskId = init.body.result.task_id;
+    await until(taskId, (st) => st.status === 'UserActionRequired');
+    assert.equal((await s.v2('task::withdraw::cancel', { task_id: taskId })).body.result, 'success');
+    const gone = await s.v2('task::withdraw::status', { task_id: taskId });
+    assert.equal(gone.body.error_type, 'NoSuchTask');
+    const again = await s.v2('task::withdraw::cancel', { task_id: taskId });
+    assert.deepEqual([again.status, again.body.error_type], [404, 'NoSuchTask']);
+    const trail = await taskTrail(taskId);
+    assert.equal(trail.at(-1), 'TaskCancelled');
+    for await (const e of s.service.log.read()) assert.ok(!(e.type === 'WithdrawalSigned' && e.data.taskId === taskId));
   });
 
   test('plain withdraw of a hardware coin is UnsupportedError (the device signs only through the task); a wrong PIN fails the task HwError', async () => {
