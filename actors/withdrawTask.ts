@@ -20,6 +20,11 @@ function deviceSigner(hardware: () => Promise<HardwareWallet>, path: string, pro
       if (wallet.ethereumSignTx === undefined) throw new ActivationError(ErrorType.UnsupportedError, 'the hardware wallet adapter cannot sign EVM transactions', 'the hardware wallet adapter cannot sign EVM transactions');
       return wallet.ethereumSignTx({ path, signal, ...prompts, tx });
     },
+    async utxoSignTx(tx, signal) {
+      const wallet = await hardware();
+      if (wallet.utxoSignTx === undefined) throw new ActivationError(ErrorType.UnsupportedError, 'the hardware wallet adapter cannot sign UTXO transactions', 'the hardware wallet adapter cannot sign UTXO transactions');
+      return wallet.utxoSignTx({ path, signal, ...prompts, tx });
+    },
   };
 }
 
@@ -33,6 +38,12 @@ export function withdrawActor(withdrawals: WithdrawService, hardware: () => Prom
     const path = resolved.order.sender.derivationPath;
     let signer: WithdrawSigner;
     try {
+      const protocol = (resolved.view.entry.protocol as { type?: unknown } | undefined)?.type;
+      const served = resolved.capability.taskProtocols;
+      if (served !== undefined && !served.includes(String(protocol))) {
+        const ticker = resolved.view.ticker;
+        throw new ActivationError(ErrorType.CoinDoesntSupportInitWithdraw, `'${ticker}' coin doesn't support 'init_withdraw' yet. Consider using 'withdraw' request instead`, { coin: ticker });
+      }
       if (resolved.hardware && path === undefined) throw new ActivationError(ErrorType.InternalError, 'a hardware coin without a key path');
       signer = resolved.hardware ? { kind: 'device', device: deviceSigner(hardware, path!, prompts) } : withdrawals.keySigner(resolved);
     } catch (error) {

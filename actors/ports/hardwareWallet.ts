@@ -1,5 +1,5 @@
 import type { PublicKey } from './keyProvider.ts';
-import type { EthereumTxToSign, RecoverableSignature } from './withdraw.ts';
+import type { EthereumTxToSign, RecoverableSignature, UtxoTxToSign } from './withdraw.ts';
 
 /** A connected device as the task reports it (no secret). */
 export interface DeviceInfo {
@@ -60,6 +60,12 @@ export interface HardwareWallet {
    * key at `request.path`, running the PIN flow if needed; the user confirms it on the device.
    */
   ethereumSignTx?(request: PublicKeyRequest & { readonly tx: EthereumTxToSign }): Promise<RecoverableSignature>;
+  /**
+   * Signs a UTXO transaction on the device (`SignTx` and its rounds) with the key at
+   * `request.path`, running the PIN flow if needed; the user confirms it on the device. Resolves
+   * with the signed transaction's hex.
+   */
+  utxoSignTx?(request: PublicKeyRequest & { readonly tx: UtxoTxToSign }): Promise<{ readonly txHex: string }>;
   /** Releases the transport. */
   close(): Promise<void>;
 }

@@ -51,17 +51,44 @@ export type WithdrawSigner =
   | { readonly kind: 'key'; signDigest(digest: Uint8Array): Promise<RecoverableSignature> }
   | { readonly kind: 'device'; readonly device: DeviceSigner };
 
+/**
+ * A UTXO transaction as a device signs it (`SignTx` and its `TxRequest`/`TxAck` rounds): every
+ * input is the sender's (at the signer's path), the previous transactions let the device check
+ * the input amounts, and the change output is named by path so the device need not show it.
+ */
+export interface UtxoTxToSign {
+  /** The device's name of the coin (coins file `trezor_coin`, e.g. `Litecoin`). */
+  readonly coinName: string;
+  readonly version: number;
+  readonly lockTime: number;
+  /** `SPENDADDRESS` (P2PKH) or `SPENDWITNESS` (P2WPKH), the same for every input. */
+  readonly inputScriptType: 'SPENDADDRESS' | 'SPENDWITNESS';
+  /** Transaction ids big-endian hex; amounts in the coin's smallest unit. */
+  readonly inputs: readonly { readonly prevHash: string; readonly prevIndex: number; readonly amount: bigint }[];
+  /** To an address, or (change) back to the signer's path. */
+  readonly outputs: readonly ({ readonly address: string; readonly amount: bigint } | { readonly change: true; readonly amount: bigint })[];
+  /** Raw hex of every transaction an input spends from. */
+  readonly previous: readonly { readonly txid: string; readonly hex: string }[];
+}
+
 /** The device, at the sender's path, with the task's PIN and button steps already wired in. */
 export interface DeviceSigner {
   /** The sender's BIP32 path. */
   readonly path: string;
   ethereumSignTx(tx: EthereumTxToSign, signal: AbortSignal): Promise<RecoverableSignature>;
+  /** Signs a UTXO transaction; resolves with the signed transaction's hex. */
+  utxoSignTx?(tx: UtxoTxToSign, signal: AbortSignal): Promise<{ readonly txHex: string }>;
 }
 
 /** The family capability (the seam of issue 25). */
 export interface WithdrawCapability {
   /** Protocol types it withdraws (coins-file `protocol.type`, e.g. `ETH`, `ERC20`). */
   readonly protocols: readonly string[];
+  /**
+   * Those of {@link protocols} `task::withdraw` signs; absent: all. Any other ends the task with
+   * `CoinDoesntSupportInitWithdraw` (the reference's answer for e.g. QRC20).
+   */
+  readonly taskProtocols?: readonly string[];
   /** Build and sign; checks everything (address, amount, fee type, balances) BEFORE signing; throws ActivationError. */
   prepare(coin: ActiveCoinView, order: WithdrawOrder, signer: WithdrawSigner, signal: AbortSignal): Promise<PreparedWithdrawal>;
   /** Broadcast a signed transaction of this coin; returns tx hash and the node (origin label) that took it. */

@@ -101,8 +101,8 @@ describe('firmware', () => {
     const show = msg('EthereumGetAddress', { address_n: parseBip32Path(ETH_PATH), show_display: true });
     assert.deepEqual(fw.handle(show), [msg('ButtonRequest', { code: 'ButtonRequest_Address' })]);
     assert.deepEqual(fw.handle(msg('ButtonAck')), [msg('EthereumAddress', { address: HDNodeWallet.fromPhrase(TEST_MNEMONIC, undefined, ETH_PATH).address })]);
-    assert.deepEqual(names(fw.handle(msg('SignTx'))), ['Failure']);
-    assert.equal(fw.handle(msg('SignTx'))[0]!.fields.code, 'Failure_UnexpectedMessage');
+    assert.deepEqual(names(fw.handle(msg('SignMessage'))), ['Failure']);
+    assert.equal(fw.handle(msg('SignMessage'))[0]!.fields.code, 'Failure_UnexpectedMessage');
     assert.equal(fw.handle(msg('PinMatrixAck', { pin: '1' }))[0]!.fields.code, 'Failure_UnexpectedMessage');
     assert.equal(fw.handle(msg('Cancel'))[0]!.fields.code, 'Failure_ActionCancelled');
     const testnet = fw.handle(msg('GetAddress', { address_n: parseBip32Path("m/44'/1'/0'/0/0"), coin_name: 'Testnet', script_type: 'SPENDADDRESS' }));

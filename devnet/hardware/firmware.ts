@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import type { DeviceMessage, Fields } from './codec.ts';
 import type { DeviceKeys } from './deviceKeys.ts';
 import { positionsToPin } from './pinMatrix.ts';
+import { createSignTxFlow, type SignTxFlow } from './signTxFlow.ts';
 import { ethereumSignature } from './ethereumSign.ts';
 
 /**
@@ -87,6 +88,8 @@ export function createFirmware({ keys, pin, deviceId, label, confirmOnDevice = f
   let unlocked = pin === undefined;
   let sessionId: string | undefined;
   let pending: Pending | undefined;
+  /** A `SignTx` in progress (signTxFlow.ts). */
+  let signing: SignTxFlow | undefined;
   const counters: FirmwareStats = { pinRequests: 0, wrongPins: 0 };
 
   const features = (): DeviceMessage => {
@@ -156,6 +159,19 @@ export function createFirmware({ keys, pin, deviceId, label, confirmOnDevice = f
         const legacy = fields.script_type == null || fields.script_type === 'SPENDADDRESS';
         if (magic === undefined || !legacy) return [failure('Failure_DataError')];
         return withPin(() => withButton(show, 'ButtonRequest_PublicKey', () => message('PublicKey', keys.publicNode(path, magic))));
+      }
+      case 'SignTx':
+        return withPin(() => {
+          signing = createSignTxFlow(keys);
+          return signing.start(fields);
+        });
+      case 'TxAck': {
+        const flow = signing;
+        if (flow === undefined) return [failure('Failure_UnexpectedMessage')];
+        const answer = flow.ack(fields);
+        if (Array.isArray(answer)) return answer;
+        signing = undefined;
+        return withButton(true, 'ButtonRequest_SignTx', () => flow.finish()[0]!);
       }
       case 'EthereumGetPublicKey':
         return withPin(() => withButton(show, 'ButtonRequest_PublicKey', () => message('EthereumPublicKey', keys.publicNode(path)), confirmOnDevice));

@@ -77,7 +77,7 @@ describe('the Qtum daemon double: bitcoind JSON-RPC over HTTP, callcontract on t
       ['callcontract', [token], 500, -1, /^callcontract "address" "data"/],
       ['callcontract', { address: token, data: '', gas: 1 }, 500, -8, 'Unknown named parameter gas'],
       ['getblockcount', [1], 500, -1, /^getblockcount\n/],
-      ['listunspent', [], 404, -32601, 'Method not found'],
+      ['getwalletinfo', [], 404, -32601, 'Method not found'],
     ];
     for (const [method, params, status, code, message] of cases) {
       const answer = await call(method, params);

@@ -2,8 +2,9 @@
  * A Qtum daemon double for native QRC20 tests: the RPC of qtumd (bitcoind's JSON-RPC over HTTP
  * with basic auth, ./bitcoindHttp.ts) whose contract calls run on an EVM devnet, as the Electrum
  * double's `blockchain.contract.call` does. Methods: `getblockcount` (the EVM's block number) and
- * `callcontract "address" "data" ( "senderaddress" )`; the rest of qtumd (its UTXO wallet,
- * `gasLimit`/`amount`/`blockNum` of a call) is not there. Credentials are written to a `qtum.conf`
+ * `callcontract "address" "data" ( "senderaddress" )`; and a small UTXO wallet (./qtumWallet.ts:
+ * funded outputs, `listunspent`, `sendrawtransaction` that verifies inputs and runs `OP_CALL`
+ * outputs on the EVM). The rest of qtumd (`gasLimit`/`amount`/`blockNum` of a call) is not there. Credentials are written to a `qtum.conf`
  * the way a native-mode coins entry's `confpath` points at one.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import type { EvmRequest } from '../evm/inProcessEvm.ts';
 import { startBitcoindHttp, type DaemonMethod } from './bitcoindHttp.ts';
 import { callContract, stringParam } from './callContract.ts';
+import { createQtumWallet, type QtumWallet } from './qtumWallet.ts';
 
 export interface QtumdOptions {
   /** The chain contract calls run on (e.g. an `EvmDevnet`). */
@@ -29,6 +31,8 @@ export interface Qtumd {
   readonly confPath: string;
   /** The method of every authenticated call, in order (batch elements one by one). */
   readonly hits: readonly string[];
+  /** The UTXO side: fund outputs, see the contract calls it ran. */
+  readonly wallet: Pick<QtumWallet, 'fund' | 'calls'>;
   /** HTTP requests received, refused ones included. */
   requests(): number;
   /** Closes the server and removes the conf file's directory. Idempotent. */
@@ -61,10 +65,11 @@ export async function startQtumd(options: QtumdOptions): Promise<Qtumd> {
   const rpcPassword = randomBytes(18).toString('base64url');
   const hits: string[] = [];
   let requests = 0;
+  const wallet = createQtumWallet(options.evm.request);
   const server = await startBitcoindHttp({
     user: RPC_USER,
     password: rpcPassword,
-    methods: qtumMethods(options.evm.request),
+    methods: { ...qtumMethods(options.evm.request), ...wallet.methods },
     onCall: (method) => hits.push(method),
     onRequest: () => void requests++,
   });
@@ -79,6 +84,7 @@ export async function startQtumd(options: QtumdOptions): Promise<Qtumd> {
     rpcPassword,
     confPath,
     hits,
+    wallet,
     requests: () => requests,
     stop: () => (stopping ??= server.stop().then(() => rm(dir, { recursive: true, force: true }))),
   };

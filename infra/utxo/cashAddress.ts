@@ -62,3 +62,52 @@ export function cashAddressP2pkh(prefix: string, hash160: Uint8Array): string {
   const checksumDigits = Array.from({ length: 8 }, (_, i) => Number((checksum >> BigInt(5 * (7 - i))) & 31n));
   return `${prefix}:${[...payload, ...checksumDigits].map((d) => CHARSET[d]).join('')}`;
 }
+
+/** A decoded CashAddr: its prefix, kind (P2PKH or P2SH) and 20-byte hash. */
+export interface CashAddress {
+  readonly prefix: string;
+  readonly kind: 'p2pkh' | 'p2sh';
+  readonly hash: Uint8Array;
+}
+
+/**
+ * Decodes `prefix:payload` (or a bare payload under `defaultPrefix`), all lower or all upper case,
+ * checking the checksum over the prefix. Only 160-bit hashes (the size every coin uses). `undefined`
+ * when the text is not such an address.
+ */
+export function decodeCashAddress(text: string, defaultPrefix?: string): CashAddress | undefined {
+  if (text !== text.toLowerCase() && text !== text.toUpperCase()) return undefined;
+  const lower = text.toLowerCase();
+  const colon = lower.lastIndexOf(':');
+  const prefix = colon >= 0 ? lower.slice(0, colon) : defaultPrefix;
+  const body = colon >= 0 ? lower.slice(colon + 1) : lower;
+  if (prefix === undefined || !CASH_PREFIX.test(prefix) || body.length !== 42) return undefined;
+  const digits = [...body].map((ch) => CHARSET.indexOf(ch));
+  if (digits.some((d) => d < 0)) return undefined;
+  const prefixData = [...prefix].map((ch) => ch.charCodeAt(0) & 31);
+  if (polymod([...prefixData, 0, ...digits]) !== 0n) return undefined;
+  const bytes = fromFiveBit(digits.slice(0, -8));
+  if (bytes === undefined || bytes.length !== 21) return undefined;
+  const version = bytes[0]!;
+  if ((version & 0x07) !== 0) return undefined; // size bits 0: a 160-bit hash
+  const type = version >> 3;
+  if (type !== 0 && type !== 1) return undefined;
+  return { prefix, kind: type === 0 ? 'p2pkh' : 'p2sh', hash: bytes.slice(1) };
+}
+
+/** 5-bit groups → bytes; `undefined` when the padding is not zero bits (under 5 of them). */
+function fromFiveBit(groups: readonly number[]): Uint8Array | undefined {
+  const out: number[] = [];
+  let acc = 0;
+  let bits = 0;
+  for (const group of groups) {
+    acc = ((acc << 5) | group) & 0xfff;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push((acc >> bits) & 0xff);
+    }
+  }
+  if (bits >= 5 || ((acc << (8 - bits)) & 0xff) !== 0) return undefined;
+  return Uint8Array.from(out);
+}

@@ -13,6 +13,7 @@ import { electrumScripthash } from './utxoAddress.ts';
 import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
 import { electrumHistoryOf } from './history/electrumHistory.ts';
 import { scriptAddresser } from './history/scriptAddress.ts';
+import { electrumWithdrawChain } from './withdraw/electrumWithdrawChain.ts';
 
 export interface ElectrumBackendOptions {
   readonly clock: Clock;
@@ -50,6 +51,7 @@ export function electrumBackendOver(pool: ElectrumPool, ticker: string, params: 
     read: (signal) => usePool(pool, ticker, signal, read),
     // A QRC20's history is its contract's Transfer events: not loaded (docs/compatibility.md §22).
     ...(params.qrc20 === undefined ? { historyOf: electrumHistoryOf(pool, scriptAddresser(params.entry, params.addressRule), (a) => (a === wallet.address ? wallet : undefined), scriptHashes) } : {}),
+    withdraw: { chain: electrumWithdrawChain((signal, work, onServer) => usePool(pool, ticker, signal, work, onServer)), params },
     watch: {
       pool,
       servers: params.servers.map((s) => s.url),
@@ -62,10 +64,17 @@ export function electrumBackendOver(pool: ElectrumPool, ticker: string, params: 
   };
 }
 
-/** One use of the pool: `read` with one server's batches; failures in the legacy wording. */
-export async function usePool<T>(pool: ElectrumPool, ticker: string, signal: AbortSignal, read: (batch: ElectrumBatch) => Promise<T>): Promise<T> {
+/**
+ * One use of the pool: `read` with one server's batches; failures in the legacy wording.
+ * `onServer` learns the URL of the server that answered.
+ */
+export async function usePool<T>(pool: ElectrumPool, ticker: string, signal: AbortSignal, read: (batch: ElectrumBatch) => Promise<T>, onServer?: (url: string) => void): Promise<T> {
   try {
-    return await pool.use((connection) => read((calls) => connection.batch(calls, signal)), signal);
+    return await pool.use(async (connection) => {
+      const result = await read((calls) => connection.batch(calls, signal));
+      onServer?.(connection.server.url);
+      return result;
+    }, signal);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     throw electrumError(ticker, error);

@@ -17,6 +17,7 @@ import { balancePollOf, DEFAULT_BALANCE_POLL_MS } from '../../actors/ports/balan
 import { nativeHistorySource } from './history/nativeHistory.ts';
 import { scriptAddresser } from './history/scriptAddress.ts';
 import { utxoWallet } from './utxoAddress.ts';
+import { nativeWithdrawChain } from './withdraw/nativeWithdrawChain.ts';
 
 export interface NativeBackendOptions {
   readonly clock: Clock;
@@ -87,6 +88,7 @@ export async function createNativeBackend(ticker: string, params: NativePlanPara
     ...(params.qrc20 === undefined
       ? { historyOf: () => nativeHistorySource(rpc, wallet.address, utxoWallet(wallet.compressedKey, params.addressRule).scripts, scriptAddresser(params.entry, params.addressRule), pollBlock) }
       : {}),
+    withdraw: { chain: nativeWithdrawChain((method, args, signal) => withinBudget(signal, (budget) => rpc(method, args, budget)), endpoint), params },
     nativeWatch: {
       endpoint,
       readBlock: (signal) => withinBudget(signal, (budget) => rpc<number>('getblockcount', [], budget)),

@@ -2,6 +2,8 @@ import type { Balance } from '../../machines/activation.types.ts';
 import type { ElectrumWatchSource } from './electrumBalanceWatch.ts';
 import type { NativeWatchSource } from './nativeBalanceWatch.ts';
 import type { HistoryAddress, HistorySource } from '../../actors/history/historyPort.ts';
+import type { WithdrawChain } from './withdraw/withdrawChain.ts';
+import type { UtxoPlanParams } from './utxoPlan.ts';
 
 /** One balance read of a UTXO coin, in its smallest unit. */
 export interface UtxoRead {
@@ -28,6 +30,13 @@ export interface UtxoBackend {
    * backend's connection; absent: no history is loaded this way (QRC20, native daemon).
    */
   historyOf?(addresses: readonly HistoryAddress[]): HistorySource;
+  /**
+   * What a withdrawal needs: the reads and broadcast on this coin's node (for a QRC20: its
+   * platform's outputs, on the same node) and the coin as planned (entry, address rule, maturity).
+   */
+  readonly withdraw?: { readonly chain: WithdrawChain; readonly params: UtxoPlanParams };
+  /** An HD account's key (compressed) for one of its listed addresses; absent: only the coin's own address. */
+  senderKey?(address: string): Uint8Array | undefined;
   /** Lets go of open connections (disable, stop, failed activation). Idempotent. */
   close(): void;
 }

@@ -27,6 +27,7 @@ function unlisted(address: string): never {
 import { nativeCoinWatch, type NativeWatchSource } from './nativeBalanceWatch.ts';
 import { electrumCoinWatch, type ElectrumWatchSource, type RunningWatchers } from './electrumBalanceWatch.ts';
 import { planElectrum, planNative, planStandalone, type UtxoPlanParams } from './utxoPlan.ts';
+import { utxoWithdrawCapability } from './withdraw/utxoWithdrawCapability.ts';
 
 export interface UtxoFamilyOptions {
   readonly keys: KeyProvider;
@@ -92,6 +93,10 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
           return {
             ...electrumBackendOver(pool, plan.ticker, params, enabled, Buffer.from(owner, 'hex')),
             historyOf: electrumHistoryOf(pool, scriptAddresser(params.entry, params.addressRule), (a) => byAddress.get(a), enabled.scripts.map(electrumScripthash)),
+            senderKey: (address) => {
+              const found = [...wallets].find(([, wallet]) => wallet.address === address);
+              return found === undefined ? undefined : Uint8Array.from(Buffer.from(found[0], 'hex'));
+            },
             readAccount: (addresses, readSignal) =>
               usePool(pool, plan.ticker, readSignal, async (batch) => {
                 const known = addresses.map((a) => byAddress.get(a) ?? unlisted(a));
@@ -112,6 +117,7 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
   return {
     id: ChainFamilyId.Utxo,
     serves: { electrum: ['UTXO', 'QTUM', 'QRC20'], enable: ['UTXO', 'QTUM', 'QRC20'], standalone: ['UTXO', 'QTUM'] },
+    withdraw: utxoWithdrawCapability({ clock: options.clock }),
 
     plan(command: ActivationCommand, context: PlanContext): ActivationPlan {
       if (command.kind === CommandKind.Platform) throw new Error('UTXO coins are not platforms of enable_eth_with_tokens');
