@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { computeAddress, Signature, SigningKey, Wallet } from 'ethers';
 import { startEvmDevnet, type EvmDevnet } from '../../../devnet/evm/evmDevnet.ts';
 import { startTronNode, type TronNode } from '../../../devnet/tron/tronNode.ts';
+import { startLatencyProxy } from '../../../devnet/proxies/latencyProxy.ts';
 import { evmToTronBase58 } from '../../keys/tronAddress.ts';
 import { createTronHttp, type TronHttp } from '../tronHttp.ts';
 import { readForWithdrawal } from './tronWithdrawReads.ts';
@@ -113,5 +114,33 @@ describe('TRON withdraw on the devnet node', () => {
     await evm.request('evm_increaseTime', [5]);
     await evm.request('evm_mine', []);
     assert.equal((await broadcast(soon.txHex))['code'], 'TRANSACTION_EXPIRATION_ERROR');
+  });
+
+  test('round trips: TRX and TRC20 read everything in one wave; a TRC20 max needs a second for its energy', async () => {
+    const proxy = await startLatencyProxy({ target: node.url, forwardPath: true, latencyMs: 0 });
+    const proxied = createTronHttp(proxy.url);
+    /**
+     * Holds every answer, waits until `firstWave` requests are in (sent before any answer), checks
+     * that no more come while held, releases, and returns the total once the withdrawal is built.
+     */
+    const run = async (request: TronWithdrawRequest, firstWave: number) => {
+      proxy.reset();
+      const release = proxy.hold();
+      const done = prepareTronWithdrawal(request, (q) => readForWithdrawal(proxied, q, signal), sign);
+      while (proxy.stats().httpRequests < firstWave) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(proxy.stats().httpRequests, firstWave);
+      release();
+      await done;
+      return proxy.stats().httpRequests;
+    };
+    try {
+      const trc20 = { ...trxRequest({ amount: 1n }), coin: { ticker: 'USDT-TRC20', decimals: 6, contract: token } };
+      assert.equal(await run(trxRequest({}), 5), 5, 'TRX: one round trip of 5 requests');
+      assert.equal(await run(trc20, 6), 6, 'TRC20: one round trip of 6 requests');
+      assert.equal(await run({ ...trc20, amount: 'max' }, 5), 6, 'TRC20 max: 5, then the energy estimate');
+    } finally {
+      await proxy.stop();
+    }
   });
 });
