@@ -2,6 +2,7 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { ActivatedCoin, ActivatedToken, ActivationPlan, Balance, TokenPlan } from '../machines/activation.types.ts';
 import type { ChainFamily, CommandKind, GasPriceFeed, TokenSupport } from './ports/chainFamily.ts';
 import type { CoinWatch, WatchedBalance, WatchRead } from './ports/balanceWatch.ts';
+import type { WithdrawCapability } from './ports/withdraw.ts';
 
 /**
  * The family router: picks a `ChainFamily` by what it serves (planning) or by id (chain work,
@@ -79,5 +80,15 @@ export class ChainFamilies {
   /** What to watch of an active coin (issue 24), if its family watches it. */
   balanceWatch(coin: ActivatedCoin): CoinWatch | undefined {
     return this.byId(coin.family).balanceWatch?.(coin);
+  }
+
+  /**
+   * The withdraw capability of an active coin's family; `UnsupportedError` when the family has none
+   * (the reference's answer for coins it cannot withdraw).
+   */
+  withdrawal(coin: ActivatedCoin, ticker: string): WithdrawCapability {
+    const capability = this.byId(coin.family).withdraw;
+    if (capability === undefined) throw new ActivationError(ErrorType.UnsupportedError, `${ticker}: withdrawing is not supported for this coin's family (${coin.family})`, `withdraw is not supported for ${ticker}`);
+    return capability;
   }
 }

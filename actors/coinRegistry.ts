@@ -231,7 +231,7 @@ export class CoinRegistry {
     const snapshot = this.#actors.get(ticker)?.getSnapshot();
     if (!snapshot) return { ticker, state: 'inactive', coin: null, hardwareKey: false };
     const { coin, plan } = snapshot.context;
-    return { ticker, state: snapshot.value as CoinView['state'], coin, hardwareKey: plan?.key !== undefined };
+    return { ticker, state: snapshot.value as CoinView['state'], coin, hardwareKey: plan?.key !== undefined || plan?.deviceAccount !== undefined };
   }
 
   /** How many active coins have their gas station refreshed. */

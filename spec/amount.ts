@@ -22,3 +22,14 @@ export function parseAmount(text: string, decimals: number): bigint {
   const value = BigInt(`${whole}${fraction.padEnd(decimals, '0')}`);
   return sign === '-' ? -value : value;
 }
+
+/**
+ * The exact value at a fixed scale: always `decimals` fraction digits (`formatFixed(0n, 6)` is
+ * `"0.000000"`), for wire fields the reference writes at a fixed scale (TRON fee details).
+ */
+export function formatFixed(raw: bigint, decimals: number): string {
+  const text = formatAmount(raw, decimals);
+  if (decimals === 0) return text;
+  const [whole, fraction = ''] = text.split('.');
+  return `${whole}.${fraction.padEnd(decimals, '0')}`;
+}

@@ -54,6 +54,25 @@ export const ErrorType = {
   // `account_balance` and `task::account_balance::*` (docs/compatibility.md §21; the reference's `HDAccountBalanceRpcError`)
   CoinIsActivatedNotWithHDWallet: 'CoinIsActivatedNotWithHDWallet',
   UnknownAccount: 'UnknownAccount',
+  // withdraw, `task::withdraw::*`, `send_raw_transaction` (docs/compatibility.md §22; the reference's `WithdrawError`)
+  NotSufficientPlatformBalanceForFee: 'NotSufficientPlatformBalanceForFee',
+  ZeroBalanceToWithdrawMax: 'ZeroBalanceToWithdrawMax',
+  AmountTooLow: 'AmountTooLow',
+  InvalidAddress: 'InvalidAddress',
+  InvalidFee: 'InvalidFee',
+  InvalidMemo: 'InvalidMemo',
+  FromAddressNotFound: 'FromAddressNotFound',
+  UnexpectedFromAddress: 'UnexpectedFromAddress',
+  UnexpectedUserAction: 'UnexpectedUserAction',
+  CoinDoesntSupportInitWithdraw: 'CoinDoesntSupportInitWithdraw',
+  UnsupportedError: 'UnsupportedError',
+  ActionNotAllowed: 'ActionNotAllowed',
+  SigningError: 'SigningError',
+  TxTypeNotSupported: 'TxTypeNotSupported',
+  NoChainIdSet: 'NoChainIdSet',
+  Timeout: 'Timeout',
+  /** `send_raw_transaction` of a transaction whose nonce a broadcast of this service already used (no silent replacement). */
+  NonceAlreadyUsed: 'NonceAlreadyUsed',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -83,7 +102,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorType, number>> = {
   TaskTimedOut: 500,
   CoinCreationError: 500,
   HwError: 500,
-  NotSufficientBalance: 500,
+  NotSufficientBalance: 400,
   InvalidFeePolicy: 400,
   Transport: 502,
   NoSuchCoin: 500,
@@ -99,6 +118,23 @@ export const HTTP_STATUS: Readonly<Record<ErrorType, number>> = {
   DisableError: 400,
   CoinIsActivatedNotWithHDWallet: 400,
   UnknownAccount: 400,
+  NotSufficientPlatformBalanceForFee: 400,
+  ZeroBalanceToWithdrawMax: 400,
+  AmountTooLow: 400,
+  InvalidAddress: 400,
+  InvalidFee: 400,
+  InvalidMemo: 400,
+  FromAddressNotFound: 400,
+  UnexpectedFromAddress: 400,
+  UnexpectedUserAction: 400,
+  CoinDoesntSupportInitWithdraw: 400,
+  UnsupportedError: 400,
+  ActionNotAllowed: 400,
+  SigningError: 400,
+  TxTypeNotSupported: 400,
+  NoChainIdSet: 400,
+  Timeout: 408,
+  NonceAlreadyUsed: 400,
 };
 
 export interface ActivationErrorOptions {

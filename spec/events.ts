@@ -1,8 +1,12 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { compile } from './validate.ts';
 import { CoinSettings } from './coinSettings.ts';
 import { NftHolding } from './nft.ts';
 import { TaskKind } from './taskKind.ts';
+import { event } from './eventSchema.ts';
+import { TransactionBroadcast, WithdrawalSigned, WithdrawalSummary } from './withdrawEvents.ts';
+
+export { TransactionBroadcast, WithdrawalSigned, WithdrawalSummary } from './withdrawEvents.ts';
 
 /**
  * Domain events: the audit trail of the service. Every state change of an activation actor is one
@@ -25,9 +29,6 @@ const ActivatedToken = Type.Object({
   settings: Type.Optional(CoinSettings),
 });
 
-function event<K extends string, D extends TSchema>(type: K, data: D) {
-  return Type.Object({ type: Type.Literal(type), data });
-}
 
 export const SessionStarted = event(
   'SessionStarted',
@@ -291,6 +292,8 @@ export const TaskSucceeded = event(
   Type.Union([
     Type.Object({ taskId: Type.Integer(), activation: CoinActivated.properties.data }),
     Type.Object({ taskId: Type.Integer(), accountBalance: AccountBalanceRead }),
+    /** A `task::withdraw`: the signed transaction (kept: the status answer is this event's projection). */
+    Type.Object({ taskId: Type.Integer(), withdrawal: WithdrawalSummary }),
   ]),
 );
 export const TaskFailed = event('TaskFailed', Type.Object({ taskId: Type.Integer(), error: ErrorInfo }));
@@ -330,6 +333,8 @@ export const DomainEvent = Type.Union([
   TaskCancelled,
   TaskForgotten,
   TaskInterrupted,
+  WithdrawalSigned,
+  TransactionBroadcast,
 ]);
 export type DomainEvent = Static<typeof DomainEvent>;
 export type DomainEventType = DomainEvent['type'];

@@ -13,6 +13,8 @@ export const TaskKind = {
   EnableQtum: 'enable_qtum',
   /** The balances of an enabled coin's HD account (docs/compatibility.md §21): no activation. */
   AccountBalance: 'account_balance',
+  /** A withdrawal built and signed (issue 25, docs/compatibility.md §22): no activation. */
+  Withdraw: 'withdraw',
 } as const;
 export type TaskKind = (typeof TaskKind)[keyof typeof TaskKind];
 

@@ -14,6 +14,7 @@ import type {
 } from '../../machines/activation.types.ts';
 import type { GasPriceFailure, GasPriceRead } from '../../machines/gasPriceRefresh.machine.ts';
 import type { CoinWatch, WatchedBalance, WatchRead } from './balanceWatch.ts';
+import type { WithdrawCapability } from './withdraw.ts';
 
 export type { GasPriceFailure, GasPriceRead };
 
@@ -218,6 +219,8 @@ export interface ChainFamily {
   balanceWatch?(coin: ActivatedCoin): CoinWatch | undefined;
   /** Set by families whose active platforms take tokens one at a time (`enable_erc20`). */
   readonly tokens?: TokenSupport;
+  /** How the family withdraws and broadcasts (issue 25); absent: its coins are not withdrawn. */
+  readonly withdraw?: WithdrawCapability;
 }
 
 /** What a family accepts as a token: one protocol type, and its contract address rule. */

@@ -1,4 +1,5 @@
 import type { PublicKey } from './keyProvider.ts';
+import type { EthereumTxToSign, RecoverableSignature } from './withdraw.ts';
 
 /** A connected device as the task reports it (no secret). */
 export interface DeviceInfo {
@@ -54,6 +55,11 @@ export interface HardwareWallet {
    * device's screen.
    */
   accountPublicNode(request: AccountNodeRequest): Promise<AccountPublicNode>;
+  /**
+   * Signs an EVM transaction on the device (`EthereumSignTx`, or `EthereumSignTxEIP1559`) with the
+   * key at `request.path`, running the PIN flow if needed; the user confirms it on the device.
+   */
+  ethereumSignTx?(request: PublicKeyRequest & { readonly tx: EthereumTxToSign }): Promise<RecoverableSignature>;
   /** Releases the transport. */
   close(): Promise<void>;
 }

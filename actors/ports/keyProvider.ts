@@ -43,6 +43,13 @@ export interface ProxyIdentity {
   sign(message: Uint8Array): Uint8Array;
 }
 
+/** A secp256k1 signature: `r`, `s` (32 bytes each, hex without `0x`, `s` low) and the recovery id. */
+export interface DigestSignature {
+  readonly r: string;
+  readonly s: string;
+  readonly recovery: 0 | 1;
+}
+
 /** A source of keys. Implementations keep private keys internal and unprintable. */
 export interface KeyProvider {
   /** `Iguana` for a single passphrase key; `HDWallet` for mnemonic and hardware keys. */
@@ -53,6 +60,12 @@ export interface KeyProvider {
    * External chain, address 0.
    */
   publicKey(coin: KeyCoin, path?: AddressPath): Promise<PublicKey>;
+  /**
+   * The secp256k1 signature (low-S, with recovery id) of a 32-byte `digest` by the key of `coin` at
+   * `path` (same rules as {@link publicKey}). The private key never leaves the provider. Absent in
+   * providers without private keys (a device's account).
+   */
+  signDigest?(coin: KeyCoin, path: AddressPath | undefined, digest: Uint8Array): Promise<DigestSignature>;
   /**
    * The node's gateway-proxy identity (the same object on every call). Absent when the service has
    * no wallet key (no passphrase): gateway-proxy nodes are then refused.

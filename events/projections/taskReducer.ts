@@ -32,13 +32,19 @@ export const interruptedMessage = (sessionId: string): string =>
 export function nextTaskRecord(prev: TaskHeader | undefined, event: StoredEvent): TaskRecord | undefined {
   if (event.type === 'TaskCreated') {
     const header = taskHeaderOf(event);
-    return { ...header, view: { state: 'InProgress', details: header.kind === TaskKind.AccountBalance ? 'RequestingAccountBalance' : 'ActivatingCoin' } };
+    return { ...header, view: { state: 'InProgress', details: initialDetails(header.kind) } };
   }
   const view = taskViewAfter(event);
   if (prev === undefined || view === undefined) return undefined;
   const { taskId, kind, ticker, getBalances, sessionId } = prev;
   // A KV value written before kinds were kept has none: it was an enable_eth task.
   return { taskId, kind: taskKindOf(kind), ticker, getBalances, sessionId, view };
+}
+
+/** What a task reports before its first progress event. */
+function initialDetails(kind: TaskKind): string {
+  if (kind === TaskKind.AccountBalance) return 'RequestingAccountBalance';
+  return kind === TaskKind.Withdraw ? 'Preparing' : 'ActivatingCoin';
 }
 
 /** The header a `TaskCreated` gives its task. */
@@ -69,6 +75,7 @@ function taskViewAfter(event: StoredEvent): TaskView | undefined {
     case 'TaskProgressed':
       return { state: event.data.status, details: event.data.details };
     case 'TaskSucceeded':
+      if ('withdrawal' in event.data) return { state: 'Ok', withdrawal: event.data.withdrawal };
       return 'activation' in event.data ? { state: 'Ok', result: event.data.activation } : { state: 'Ok', accountBalance: event.data.accountBalance };
     case 'TaskFailed':
       return { state: 'Error', error: event.data.error };

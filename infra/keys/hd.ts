@@ -20,6 +20,7 @@ import { DerivationMethod, type AddressPath, type HdKeyProvider, type KeyCoin } 
 import { mnemonicSeed } from './mnemonic.ts';
 import { revealPassphrase, sealProvider, type PassphraseInput } from './secrecy.ts';
 import { createProxyIdentity, lazyProxyIdentity } from './proxyIdentity.ts';
+import { signDigestWithScalar } from './digestSigner.ts';
 
 type ChainNodes = Readonly<Record<AddressPath['chain'], PrivateNode>>;
 
@@ -57,6 +58,11 @@ export function createHdKeyProvider(mnemonic: PassphraseInput): HdKeyProvider {
       const chain = chains(accountPath(coin, path.accountId))[path.chain];
       const { publicKey } = deriveChild(chain, checkIndex('address_id', path.addressId));
       return { ...publicKey, compressed: publicKey.compressed.slice() };
+    },
+    async signDigest(coin, path = DEFAULT_ADDRESS_PATH, digest) {
+      chainIndex(path.chain);
+      const chain = chains(accountPath(coin, path.accountId))[path.chain];
+      return signDigestWithScalar(deriveChild(chain, checkIndex('address_id', path.addressId)).key, digest);
     },
     proxyIdentity: lazyProxyIdentity(() => {
       const internalKey = getBytes(root.derivePath(INTERNAL_KEY_PATH).privateKey);

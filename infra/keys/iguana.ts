@@ -9,6 +9,7 @@ import { iguanaPrivateKey, type IguanaKeySource } from './iguanaSeed.ts';
 import { DerivationMethod, type AddressPath, type KeyCoin, type KeyProvider, type PublicKey } from '../../actors/ports/keyProvider.ts';
 import { revealPassphrase, sealProvider, type PassphraseInput } from './secrecy.ts';
 import { createProxyIdentity } from './proxyIdentity.ts';
+import { signDigestWith } from './digestSigner.ts';
 
 export type { PassphraseInput };
 
@@ -27,7 +28,7 @@ export function createIguanaKeyProvider(passphrase: PassphraseInput): IguanaKeyP
   const text = revealPassphrase(passphrase);
   if (text === '') throw new Error('passphrase: must be a non-empty string');
   const { key, source } = iguanaPrivateKey(text);
-  // Signing methods, when added, close over `signingKey` below; nothing else ever holds it.
+  // `signDigest` closes over `signingKey` below; nothing else ever holds it.
   const signingKey = new SigningKey(key);
   // The Iguana key is also the wallet's internal key: the gateway-proxy identity derives from it.
   const proxyIdentity = createProxyIdentity(key);
@@ -47,6 +48,10 @@ export function createIguanaKeyProvider(passphrase: PassphraseInput): IguanaKeyP
         );
       }
       return { compressed: compressed.slice(), compressedHex, uncompressedHex };
+    },
+    async signDigest(coin: KeyCoin, path: AddressPath | undefined, digest: Uint8Array) {
+      await provider.publicKey(coin, path); // the same refusal of a path
+      return signDigestWith(signingKey, digest);
     },
     proxyIdentity: () => proxyIdentity,
   };

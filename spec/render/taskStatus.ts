@@ -22,12 +22,15 @@ import { renderActivationResult, renderStandaloneResult } from './activationResu
 import { TaskKind } from '../taskKind.ts';
 import { errorOrigin, renderV2Error } from './envelope.ts';
 import { WireNames, wireName } from '../wireNames.ts';
+import { renderWithdrawResult } from './withdrawResult.ts';
+import type { WithdrawalSummary } from '../withdrawEvents.ts';
 
 /** A task as `task::<kind>::status` answers it, rebuilt from events alone. */
 export type TaskView =
   | { readonly state: 'InProgress' | 'UserActionRequired'; readonly details: string }
   | { readonly state: 'Ok'; readonly result: ActivationSummaryData }
   | { readonly state: 'Ok'; readonly accountBalance: AccountBalanceRead }
+  | { readonly state: 'Ok'; readonly withdrawal: WithdrawalSummary }
   | { readonly state: 'Error'; readonly error: ErrorInfo }
   | { readonly state: 'Cancelled' | 'Forgotten' };
 
@@ -47,6 +50,7 @@ export function renderTaskStatus(
       return { status: view.state, details: wireName('taskDetails', view.details, names) };
     case 'Ok':
       if ('accountBalance' in view) return { status: 'Ok', details: renderAccountBalance(view.accountBalance) };
+      if ('withdrawal' in view) return { status: 'Ok', details: renderWithdrawResult(view.withdrawal) };
       return {
         status: 'Ok',
         details: task.kind === TaskKind.EnableEth ? renderActivationResult(view.result, task.getBalances) : renderStandaloneResult(view.result),
