@@ -7,7 +7,7 @@ import { ActivationError, ErrorType, errorSentence } from '../../../spec/errors.
 /**
  * `available`/`required` as decimal strings of `coin`. `forFee`: the platform coin is short of a
  * token transfer's fee; spec 2.7 names that coin in `NotSufficientBalance` (the reference answers
- * `NotSufficientPlatformBalanceForFee` with the same payload; docs/compatibility.md §22).
+ * `NotSufficientPlatformBalanceForFee` with the same payload; docs/compatibility.md §11, TRON withdraw).
  */
 export function notSufficientBalance(coin: string, available: string, required: string, forFee = false): ActivationError {
   const what = forFee ? `${coin} balance is too low for the fee` : `Not enough ${coin}`;
