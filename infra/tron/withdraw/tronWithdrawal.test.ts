@@ -6,7 +6,9 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { estimateFee, type TronChainPrices, type TronResources } from './tronFee.ts';
+import { estimateBandwidth, estimateFee, type TronChainPrices, type TronResources } from './tronFee.ts';
+import { trxTransfer } from './tronTransfer.ts';
+import { formatAmount } from '../../../spec/amount.ts';
 import { planTronWithdrawal, type TronWithdrawalInput } from './tronWithdrawal.ts';
 import type { TronWithdrawalReads } from './tronWithdrawReads.ts';
 
@@ -38,16 +40,10 @@ describe('withdraw.rs vectors (TRX)', () => {
   });
 
   test('trx_non_max_withdraw_rejects_insufficient_balance: 0.999999 of 1 TRX, the fee pushes it over', () => {
-    const plan = () => planTronWithdrawal(trx(999_999n, { trxBalance: 1_000_000n }));
-    assert.throws(plan, (e) => {
-      const data = (e as { data: { coin: string; available: string; required: string } }).data;
-      assert.equal(data.coin, 'TRX');
-      assert.equal(data.available, '1');
-      // required = amount + fee, the fee being this transaction's bandwidth at 1000 SUN a byte.
-      const fee = estimateFee(planTronWithdrawal(trx(999_999n, { trxBalance: 10_000_000n })).raw, 0n, NONE, MAINNET, 'TRX', { kind: 'Activated' }).totalFeeSun;
-      assert.equal(data.required, ((999_999n + fee) / 1_000_000n).toString() + '.' + ((999_999n + fee) % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, ''));
-      return refusal('NotSufficientBalance')(e);
-    });
+    // No resources: the fee is every byte of this transaction at 1000 SUN.
+    const input = trx(999_999n, { trxBalance: 1_000_000n });
+    const feeSun = estimateBandwidth(trxTransfer(input.from, input.to, 999_999n, block)) * 1_000n;
+    assert.throws(() => planTronWithdrawal(input), refusal('NotSufficientBalance', { coin: 'TRX', available: '1', required: formatAmount(999_999n + feeSun, 6) }));
   });
 
   test('trx_max_withdraw_to_new_account_deducts_creation_fee', () => {
@@ -111,7 +107,7 @@ describe('TRC20 (build_tron_trc20_withdraw)', () => {
   test('a TRX balance below the fee names TRX with the fee as required', () => {
     const plan = planTronWithdrawal(token(1n, {}));
     const short = plan.fee.totalFeeSun - 1n;
-    assert.throws(() => planTronWithdrawal(token(1n, { trxBalance: short })), refusal('NotSufficientBalance', { coin: 'TRX', available: (Number(short) / 1e6).toString(), required: (Number(plan.fee.totalFeeSun) / 1e6).toString() }));
+    assert.throws(() => planTronWithdrawal(token(1n, { trxBalance: short })), refusal('NotSufficientBalance', { coin: 'TRX', available: formatAmount(short, 6), required: formatAmount(plan.fee.totalFeeSun, 6) }));
   });
   test('more tokens than held names the token', () => {
     assert.throws(() => planTronWithdrawal(token(5_000_001n, {})), refusal('NotSufficientBalance', { coin: 'USDT-TRC20', available: '5', required: '5.000001' }));
