@@ -14,6 +14,7 @@ import { CoinStatusesProjection } from './events/projections/coinStatuses.ts';
 import { CoinSettingsService } from './actors/coinSettingsService.ts';
 import { TaskStatusProjection } from './events/projections/taskStatus.ts';
 import { ActivationTasks, type TaskTimeouts } from './actors/activationTasks.ts';
+import { WithdrawService } from './actors/withdrawService.ts';
 import type { HardwareWallet } from './actors/ports/hardwareWallet.ts';
 import { ActivationError, ErrorType } from './spec/errors.ts';
 import { AuthGuard } from './rpc/auth.ts';
@@ -155,6 +156,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       recordedAddresses: hdAddresses,
       ...(hd ? { hd } : {}),
     });
+    const withdrawals = new WithdrawService({ log: actorLog, service, families, coins: config.coins, keys });
     const hw = config.hardwareWallet;
     const hardware: LazyHardware = options.hardware
       ? Object.assign(options.hardware, { close: async () => undefined })
@@ -167,6 +169,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       clock,
       timeouts: options.taskTimeouts ?? { connectMs: hw.connectTimeoutMs, pinMs: hw.pinTimeoutMs, confirmMs: hw.confirmTimeoutMs },
       hardware,
+      withdrawals,
     });
     await tasks.recordInterrupted(sessionId);
     for (const { ticker, attempt, sessionId: died } of inFlight.orphans(sessionId)) {
@@ -186,7 +189,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     });
     streamHub = streams;
     const info = { version: SERVICE_VERSION, startedAt: new Date(clock.now()).toISOString(), walletName: config.walletName };
-    const tables = buildMethodTables(service, tasks, settings, { info, streams }, config.wireNames);
+    const tables = buildMethodTables(service, tasks, settings, { info, streams }, config.wireNames, withdrawals);
     metrics.knowMethods([...Object.keys(tables.methods), ...Object.keys(tables.legacyMethods)]);
     const dispatcher = createDispatcher({ ...tables, auth, onAnswered: (method, status) => metrics.rpcAnswered(method, status) });
     const routes = [

@@ -222,6 +222,15 @@ export class ActivationService {
     return this.#registry.watchedBalance(found.coin.ticker, ticker, found.coin.address) !== undefined;
   }
 
+  /**
+   * The enabled coin that answers for `ticker` (itself, or the platform of a token), the token, and
+   * whether the platform's key is a hardware device's; `undefined`: no such coin (withdrawals).
+   */
+  enabledCoin(ticker: string): { coin: ActivatedCoin; token: ActivatedToken | undefined; hardwareKey: boolean } | undefined {
+    const found = this.#answeringCoin(ticker);
+    return found === undefined ? undefined : { ...found, hardwareKey: this.#registry.view(found.coin.ticker).hardwareKey };
+  }
+
   /** The enabled coin that answers for `ticker` (itself, or the platform of a token) and the token; `undefined`: no such coin. */
   #answeringCoin(ticker: string): { coin: ActivatedCoin; token: ActivatedToken | undefined } | undefined {
     const enabled = this.#enabledCoins.find(ticker);

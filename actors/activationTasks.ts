@@ -15,6 +15,9 @@ import type { Reservation } from './coinRequests.ts';
 import type { Activation } from './activationOutcome.ts';
 import { xstateClock } from './xstateClock.ts';
 import { deviceSessionActor } from './deviceSession.ts';
+import type { WithdrawService } from './withdrawService.ts';
+import type { WithdrawCommand } from './withdrawCommand.ts';
+import { withdrawActor } from './withdrawTask.ts';
 
 type TaskActor = Actor<typeof activationTaskMachine>;
 
@@ -32,6 +35,8 @@ export interface ActivationTasksDeps {
   readonly timeouts?: TaskTimeouts;
   /** The device adapter, created on first use (a service that never sees a device pays nothing). */
   readonly hardware: () => Promise<HardwareWallet>;
+  /** Withdrawals (`task::withdraw`); absent: that kind is not served. */
+  readonly withdrawals?: WithdrawService;
 }
 
 /** A task to start: its kind (which `task::<kind>::*` methods answer for it) and its command. */
@@ -124,6 +129,26 @@ export class ActivationTasks {
   }
 
   /**
+   * Starts a `task::withdraw` (docs/compatibility.md §22): every check that needs no chain runs at
+   * once (an inactive coin is `NoSuchCoin` 404, as the reference's `init`; a bad amount, fee or
+   * `from` creates no task); the family's checks and the signing end the task. Resolves once the
+   * task's creation is durable.
+   */
+  async initWithdraw(command: WithdrawCommand, clientId = 0): Promise<number> {
+    const withdrawals = this.#deps.withdrawals;
+    if (withdrawals === undefined) throw new ActivationError(ErrorType.InternalError, 'withdrawals are not wired');
+    const resolved = withdrawals.resolve(command);
+    const taskId = this.#nextId++;
+    await this.#persist(taskId, {
+      type: 'TaskCreated',
+      data: { taskId, ticker: command.ticker, tokens: [], getBalances: true, clientId, kind: TaskKind.Withdraw, keyPolicy: resolved.hardware ? KeyPolicy.Hardware : KeyPolicy.ContextPrivKey },
+    });
+    const machine = activationTaskMachine.provide({ actors: { withdraw: withdrawActor(withdrawals, this.#deps.hardware, resolved) } });
+    this.#start(taskId, machine, { taskId, ticker: command.ticker, timeouts: this.#timeouts, work: TaskWork.Withdraw }, () => undefined);
+    return taskId;
+  }
+
+  /**
    * The task's status; with `forget` a finished task is forgotten by this read (resolves once that
    * is durable). Synchronous otherwise: status polling is the hot path.
    */
@@ -139,7 +164,7 @@ export class ActivationTasks {
   async enterPin(kind: TaskKind, taskId: number, pin: string): Promise<void> {
     this.#visible(kind, taskId, 400);
     const actor = this.#actors.get(taskId);
-    if (!actor?.getSnapshot().matches({ usingDevice: 'awaitingPin' })) {
+    if (!actor?.getSnapshot().hasTag('awaitingPin')) {
       throw new ActivationError(ErrorType.InternalError, `task ${taskId} is not waiting for a PIN`);
     }
     actor.send({ type: 'PIN_ENTERED', pin });

@@ -13,26 +13,10 @@ import type { DeviceKey } from '../machines/activation.types.ts';
 export function deviceSessionActor(hardware: () => Promise<HardwareWallet>) {
   return fromCallback<AnyEventObject, DeviceRead>(({ input, sendBack, receive }) => {
     const controller = new AbortController();
-    let deliverPin: ((pin: string) => void) | undefined;
     const report = (event: DeviceSessionEvent) => {
       if (!controller.signal.aborted) sendBack(event);
     };
-    receive((event) => {
-      if (event.type === 'PIN' && typeof event.pin === 'string') {
-        deliverPin?.(event.pin);
-        deliverPin = undefined;
-      }
-    });
-    const request: PublicKeyRequest = {
-      path: input.path,
-      signal: controller.signal,
-      requestPin: () =>
-        new Promise<string>((resolve) => {
-          deliverPin = resolve;
-          report({ type: 'PIN_REQUESTED' });
-        }),
-      onButtonRequest: () => report({ type: 'BUTTON_REQUESTED' }),
-    };
+    const request: PublicKeyRequest = { path: input.path, signal: controller.signal, ...devicePrompts(report, receive) };
     hardware()
       .then((wallet) => readKey(wallet, input, request))
       .then(
@@ -41,6 +25,34 @@ export function deviceSessionActor(hardware: () => Promise<HardwareWallet>) {
       );
     return () => controller.abort(new Error('the task left the device step'));
   });
+}
+
+/** The PIN and button callbacks of a device call, reported to a task, the PIN received as a `PIN` event. */
+export interface DevicePrompts {
+  readonly requestPin: () => Promise<string>;
+  readonly onButtonRequest: () => void;
+}
+
+/**
+ * Wires a device call's prompts to the task: a PIN request is reported and answered by the next
+ * `PIN` event `receive` gets; a button request is reported. The PIN is only passed on.
+ */
+export function devicePrompts(report: (event: DeviceSessionEvent) => void, receive: (listener: (event: AnyEventObject) => void) => void): DevicePrompts {
+  let deliverPin: ((pin: string) => void) | undefined;
+  receive((event) => {
+    if (event.type === 'PIN' && typeof event.pin === 'string') {
+      deliverPin?.(event.pin);
+      deliverPin = undefined;
+    }
+  });
+  return {
+    requestPin: () =>
+      new Promise<string>((resolve) => {
+        deliverPin = resolve;
+        report({ type: 'PIN_REQUESTED' });
+      }),
+    onButtonRequest: () => report({ type: 'BUTTON_REQUESTED' }),
+  };
 }
 
 async function readKey(wallet: HardwareWallet, read: DeviceRead, request: PublicKeyRequest): Promise<DeviceKey> {

@@ -1,5 +1,5 @@
 import { assign, emit, fromCallback, fromPromise, not, sendTo, setup, stateIn, type AnyEventObject } from 'xstate';
-import type { AccountBalanceRead, DomainEvent, ErrorInfo } from '../spec/events.ts';
+import type { AccountBalanceRead, DomainEvent, ErrorInfo, WithdrawalSummary } from '../spec/events.ts';
 import { ActivationError, ErrorType, toActivationError } from '../spec/errors.ts';
 import { withDeviceKey, type ActivationPlan, type ActivationSummary, type DeviceKey } from './activation.types.ts';
 
@@ -26,6 +26,9 @@ export const TaskDetails = {
   WaitingForHardwareToConnect: 'WaitingForHardwareToConnect',
   FollowHwDeviceInstructions: 'FollowHwDeviceInstructions',
   EnterHardwarePin: 'EnterHardwarePin',
+  // `task::withdraw` (the reference's `WithdrawInProgressStatus`)
+  Preparing: 'Preparing',
+  GeneratingTransaction: 'GeneratingTransaction',
 } as const;
 
 /**
@@ -45,7 +48,7 @@ export interface HardwareTimeouts {
 }
 
 /** What a task does: activate a coin, or read an HD account's balances. */
-export const TaskWork = { Activation: 'activation', AccountBalance: 'account_balance' } as const;
+export const TaskWork = { Activation: 'activation', AccountBalance: 'account_balance', Withdraw: 'withdraw' } as const;
 export type TaskWork = (typeof TaskWork)[keyof typeof TaskWork];
 
 export interface ActivationTaskInput {
@@ -77,6 +80,8 @@ export interface ActivationTaskContext extends ActivationTaskInput {
   readonly result: ActivationSummary | null;
   /** A `task::account_balance` run's read, once done. */
   readonly accountBalance: AccountBalanceRead | null;
+  /** A `task::withdraw` run's signed transaction, once done. */
+  readonly withdrawal: WithdrawalSummary | null;
   readonly error: ErrorInfo | null;
 }
 
@@ -96,11 +101,22 @@ export type CoinActivationReport =
   | { readonly type: 'ACTIVATED'; readonly summary: ActivationSummary }
   | { readonly type: 'ACTIVATION_FAILED'; readonly error: unknown };
 
-export type ActivationTaskEvent = ActivationTaskCommand | DeviceSessionEvent | CoinActivationReport;
+/**
+ * Reports of the invoked withdrawal (`task::withdraw`): it builds (`GENERATING`), may ask the
+ * device's PIN or a confirmation (the device session's `PIN_REQUESTED`, `BUTTON_REQUESTED`) and
+ * ends signed or failed. It receives the PIN as a `PIN` event, as the device session does.
+ */
+export type WithdrawalReport =
+  | { readonly type: 'GENERATING' }
+  | { readonly type: 'SIGNED'; readonly withdrawal: WithdrawalSummary }
+  | { readonly type: 'WITHDRAWAL_FAILED'; readonly error: unknown };
+
+export type ActivationTaskEvent = ActivationTaskCommand | DeviceSessionEvent | CoinActivationReport | WithdrawalReport;
 
 export type ActivationTaskOutput =
   | { readonly ok: true; readonly result: ActivationSummary }
   | { readonly ok: true; readonly accountBalance: AccountBalanceRead }
+  | { readonly ok: true; readonly withdrawal: WithdrawalSummary }
   | { readonly ok: false; readonly error: ErrorInfo | null };
 
 /** The hardware waits: what each awaits (for its error) and which timeout bounds it. */
@@ -119,6 +135,29 @@ const timedOut = (wait: HardwareWait, timeouts: HardwareTimeouts): ErrorInfo => 
 };
 
 const failure = (error: unknown): ErrorInfo => toActivationError(error).toJSON();
+
+/**
+ * The device's waits inside a step whose invoked actor has id `device` (reading a key, signing a
+ * withdrawal): the confirmation on its screen and the PIN, each on its own timer. The PIN goes to
+ * the device actor; only the fact that it was entered is recorded.
+ */
+const deviceWaits = {
+  followingInstructions: {
+    entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.FollowHwDeviceInstructions } },
+    after: { confirmTimeout: { target: '#activationTask.failed', actions: { type: 'timedOut', params: { wait: 'confirm' } } } },
+  },
+  awaitingPin: {
+    tags: ['awaitingPin'],
+    entry: { type: 'progress', params: { status: 'UserActionRequired', details: TaskDetails.EnterHardwarePin } },
+    on: {
+      PIN_ENTERED: {
+        target: 'followingInstructions',
+        actions: ['forwardPin', 'recordPinEntered'],
+      },
+    },
+    after: { pinTimeout: { target: '#activationTask.failed', actions: { type: 'timedOut', params: { wait: 'pin' } } } },
+  },
+} as const;
 
 export const activationTaskMachine = setup({
   types: {
@@ -144,6 +183,9 @@ export const activationTaskMachine = setup({
     readAccountBalance: fromPromise<AccountBalanceRead, { taskId: number }>(async () => {
       throw new Error('readAccountBalance is provided by the task manager');
     }),
+    withdraw: fromCallback<AnyEventObject, { taskId: number }>(() => {
+      throw new Error('withdraw is provided by the task manager');
+    }),
   },
   delays: {
     connectTimeout: ({ context }) => context.timeouts.connectMs,
@@ -153,6 +195,7 @@ export const activationTaskMachine = setup({
   guards: {
     usesHardware: ({ event }) => (event as { output?: PlannedTask }).output?.device !== undefined,
     readsAccount: ({ context }) => context.work === TaskWork.AccountBalance,
+    withdraws: ({ context }) => context.work === TaskWork.Withdraw,
   },
   actions: {
     progress: emit(({ context }, params: { status: 'InProgress' | 'UserActionRequired'; details: string }) => ({
@@ -161,15 +204,42 @@ export const activationTaskMachine = setup({
     })),
     fail: assign({ error: ({ event }) => failure((event as { error?: unknown }).error) }),
     timedOut: assign({ error: ({ context }, params: { wait: HardwareWait }) => timedOut(params.wait, context.timeouts) }),
+    forwardPin: sendTo('device', ({ event }) => ({ type: 'PIN', pin: (event as { pin: string }).pin })),
+    recordPinEntered: emit(({ context }) => ({ type: 'HardwarePinEntered' as const, data: { taskId: context.taskId } })),
   },
 }).createMachine({
   id: 'activationTask',
-  context: ({ input }) => ({ ...input, planned: null, key: null, result: null, accountBalance: null, error: null }),
+  context: ({ input }) => ({ ...input, planned: null, key: null, result: null, accountBalance: null, withdrawal: null, error: null }),
   initial: 'starting',
   // Once the chain work is done (`finishing`) the coin is being recorded: too late to cancel.
   on: { CANCEL: { guard: not(stateIn({ activating: 'finishing' })), target: '.cancelled' } },
   states: {
-    starting: { always: [{ guard: 'readsAccount', target: 'readingAccount' }, { target: 'planning' }] },
+    starting: { always: [{ guard: 'readsAccount', target: 'readingAccount' }, { guard: 'withdraws', target: 'withdrawing' }, { target: 'planning' }] },
+    // `task::withdraw`: Preparing → GeneratingTransaction → (device: PIN, confirmation) → Finishing → ok.
+    withdrawing: {
+      invoke: { id: 'device', src: 'withdraw', input: ({ context }) => ({ taskId: context.taskId }) },
+      on: {
+        SIGNED: {
+          target: 'ok',
+          actions: [
+            { type: 'progress', params: { status: 'InProgress', details: TaskDetails.Finishing } },
+            assign({ withdrawal: ({ event }) => event.withdrawal }),
+          ],
+        },
+        WITHDRAWAL_FAILED: { target: 'failed', actions: 'fail' },
+        BUTTON_REQUESTED: { guard: not(stateIn({ withdrawing: 'followingInstructions' })), target: '.followingInstructions' },
+        PIN_REQUESTED: '.awaitingPin',
+      },
+      initial: 'preparing',
+      states: {
+        preparing: {
+          entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.Preparing } },
+          on: { GENERATING: 'generating' },
+        },
+        generating: { entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.GeneratingTransaction } } },
+        ...deviceWaits,
+      },
+    },
     readingAccount: {
       entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.RequestingAccountBalance } },
       invoke: {
@@ -211,23 +281,7 @@ export const activationTaskMachine = setup({
           entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.ActivatingCoin } },
           after: { confirmTimeout: { target: '#activationTask.failed', actions: { type: 'timedOut', params: { wait: 'answer' } } } },
         },
-        followingInstructions: {
-          entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.FollowHwDeviceInstructions } },
-          after: { confirmTimeout: { target: '#activationTask.failed', actions: { type: 'timedOut', params: { wait: 'confirm' } } } },
-        },
-        awaitingPin: {
-          entry: { type: 'progress', params: { status: 'UserActionRequired', details: TaskDetails.EnterHardwarePin } },
-          on: {
-            PIN_ENTERED: {
-              target: 'followingInstructions',
-              actions: [
-                sendTo('device', ({ event }) => ({ type: 'PIN', pin: event.pin })),
-                emit(({ context }) => ({ type: 'HardwarePinEntered' as const, data: { taskId: context.taskId } })),
-              ],
-            },
-          },
-          after: { pinTimeout: { target: '#activationTask.failed', actions: { type: 'timedOut', params: { wait: 'pin' } } } },
-        },
+        ...deviceWaits,
       },
     },
     activating: {
@@ -253,7 +307,12 @@ export const activationTaskMachine = setup({
       type: 'final',
       entry: emit(({ context }) => ({
         type: 'TaskSucceeded' as const,
-        data: context.accountBalance !== null ? { taskId: context.taskId, accountBalance: context.accountBalance } : { taskId: context.taskId, activation: context.result! },
+        data:
+          context.withdrawal !== null
+            ? { taskId: context.taskId, withdrawal: context.withdrawal }
+            : context.accountBalance !== null
+              ? { taskId: context.taskId, accountBalance: context.accountBalance }
+              : { taskId: context.taskId, activation: context.result! },
       })),
     },
     failed: {
@@ -271,6 +330,7 @@ export const activationTaskMachine = setup({
   output: ({ context }): ActivationTaskOutput => {
     if (context.result) return { ok: true, result: context.result };
     if (context.accountBalance) return { ok: true, accountBalance: context.accountBalance };
+    if (context.withdrawal) return { ok: true, withdrawal: context.withdrawal };
     return { ok: false, error: context.error };
   },
 });

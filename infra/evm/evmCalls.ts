@@ -59,8 +59,9 @@ export function asNodeError(error: unknown, method: string): EvmNodeError {
 }
 
 /** The node's own JSON-RPC error message, not ethers' verbose wrapper (which echoes payloads). */
-function rpcMessage(error: unknown): string {
-  const info = (error as { info?: { error?: { message?: unknown; code?: unknown } } }).info?.error;
+export function rpcMessage(error: unknown): string {
+  // ethers keeps the node's error under `info.error`, or (an error it could not classify) under `error`.
+  const info = (error as { info?: { error?: { message?: unknown; code?: unknown } } }).info?.error ?? (error as { error?: { message?: unknown; code?: unknown } }).error;
   if (info && typeof info.message === 'string') return `${info.message}${info.code === undefined ? '' : ` (code ${String(info.code)})`}`;
   const short = (error as { shortMessage?: unknown }).shortMessage;
   return typeof short === 'string' ? short : error instanceof Error ? error.message : String(error);

@@ -22,6 +22,7 @@ import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
 import { allOrAbort } from '../../kernel/allOrAbort.ts';
 import { planNftIndexer } from '../nftIndexer/nftPlan.ts';
 import { listNfts, type NftIndexerLimits } from '../nftIndexer/nftIndexerClient.ts';
+import { createEvmWithdraw } from './withdraw/evmWithdraw.ts';
 
 export interface EvmFamilyOptions {
   readonly keys: KeyProvider;
@@ -175,6 +176,9 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     },
 
     balanceWatch: (coin: ActivatedCoin) => evmCoinWatch(coin, withNodes),
+
+    // Withdrawals and broadcasts (issue 25), with this family's one nonce book.
+    withdraw: createEvmWithdraw({ withNodes, clock: options.clock }),
 
     gasPriceFeed(coin: ActivatedCoin) {
       return gasPriceFeed((coin.connection as EvmConnection).gasPrice, chainDeps);

@@ -15,10 +15,13 @@ import { nodeMethods, type NodeInfo, type ShutdownSignalStreams } from './nodeMe
 import { balanceStreamingMethods, type BalanceStreams } from './balanceStreaming.ts';
 import { accountBalanceMethod } from './accountBalance.ts';
 import { accountBalanceTaskMethods } from './accountBalanceTask.ts';
+import type { WithdrawService } from '../../actors/withdrawService.ts';
+import { sendRawTransactionMethod, withdrawMethods, withdrawTaskMethods } from './withdraw.ts';
 
 /**
  * The service's method tables: `methods` by name, plus legacy forms of names that are also v2.
  * `wireNames`: the names task statuses are written in (MM2.json `wire_names`). @default neutral
+ * `withdrawals`: `withdraw`, `task::withdraw::*`, `send_raw_transaction` (issue 25); absent: not served.
  */
 export function buildMethodTables(
   service: ActivationService,
@@ -26,7 +29,9 @@ export function buildMethodTables(
   settings: CoinSettingsService,
   node: { readonly info: NodeInfo; readonly streams: ShutdownSignalStreams & BalanceStreams },
   wireNames: WireNames = WireNames.Neutral,
+  withdrawals?: WithdrawService,
 ): { methods: MethodTable; legacyMethods: MethodTable } {
+  const withdraw = withdrawals === undefined ? undefined : withdrawMethods(withdrawals);
   return {
     methods: {
       ...enableEthTaskMethods(tasks, service, wireNames),
@@ -43,9 +48,13 @@ export function buildMethodTables(
       ...coinSettingsMethods(settings),
       ...nodeMethods(node.info, node.streams),
       ...balanceStreamingMethods(service, node.streams),
+      ...(withdrawals === undefined
+        ? {}
+        : { withdraw: withdraw!.v2, ...withdrawTaskMethods(tasks, wireNames), send_raw_transaction: sendRawTransactionMethod(withdrawals) }),
     },
     legacyMethods: {
       get_enabled_coins: getEnabledCoinsLegacyMethod(service),
+      ...(withdraw === undefined ? {} : { withdraw: withdraw.legacy }),
     },
   };
 }
