@@ -9,7 +9,10 @@ import assert from 'node:assert/strict';
 import { computeAddress, getAddress, Signature, SigningKey } from 'ethers';
 import type { EvmDevnet } from '../../devnet/index.ts';
 import { evmToTronBase58, evmToTronHex } from '../../infra/keys/tronAddress.ts';
-import { TEST_ADDRESS, enableTrxParams, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
+import { TEST_ADDRESS, TEST_PASSPHRASE, enableTrxParams, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
+import { createHdKeyProvider } from '../../infra/keys/hd.ts';
+import { evmAddress } from '../../infra/keys/index.ts';
+import type { StoredEvent } from '../../spec/events.ts';
 
 const ME = evmToTronBase58(TEST_ADDRESS);
 const FRESH = getAddress('0x00000000000000000000000000000000000f4e55');
@@ -104,9 +107,34 @@ describe('TRC20 through task::withdraw', () => {
   });
 });
 
+describe('audit and task errors', () => {
+  test('WithdrawalSigned and TransactionBroadcast name the TRON coin, addresses, fee details and node; no key', async () => {
+    const { body } = await s.v2('withdraw', { coin: 'TRX', to: evmToTronBase58(KNOWN), amount: '0.5' });
+    await s.legacy('send_raw_transaction', { coin: 'TRX', tx_hex: body.result.tx_hex });
+    const log: StoredEvent[] = [];
+    for await (const e of s.service.log.read()) log.push(e);
+    const signed = log.find((e) => e.type === 'WithdrawalSigned' && (e.data as { txHash: string }).txHash === body.result.tx_hash);
+    assert.deepEqual(signed?.data, { ticker: 'TRX', from: [ME], to: [evmToTronBase58(KNOWN)], amount: '0.5', feeDetails: body.result.fee_details, txHash: body.result.tx_hash });
+    const sent = log.find((e) => e.type === 'TransactionBroadcast' && (e.data as { txHash: string }).txHash === body.result.tx_hash);
+    assert.deepEqual(sent?.data, { ticker: 'TRX', txHash: body.result.tx_hash, node: new URL(s.tron!.url).origin });
+    assert.equal(JSON.stringify(log).includes(TEST_PASSPHRASE), false);
+  });
+  test('task::withdraw ends Error with the refusal (memo)', async () => {
+    const result = await taskResult({ coin: 'TRX', to: evmToTronBase58(KNOWN), amount: '1', memo: 'm' });
+    assert.deepEqual([result.status, result.details.error_type], ['Error', 'UnsupportedError']);
+  });
+});
+
 describe('refusals: the spec\'s error, nothing signed', () => {
+  const signedCount = async () => {
+    let n = 0;
+    for await (const e of s.service.log.read()) if (e.type === 'WithdrawalSigned') n++;
+    return n;
+  };
   const refused = async (method: 'v2' | 'legacy', params: Record<string, unknown>, type: string, data?: unknown) => {
+    const signedBefore = await signedCount();
     const { status, body } = method === 'v2' ? await s.v2('withdraw', params) : await s.legacy('withdraw', params);
+    assert.equal(await signedCount(), signedBefore, 'nothing signed');
     if (method === 'legacy') {
       assert.equal(status, 500);
       assert.equal(typeof body.error, 'string');
@@ -171,5 +199,31 @@ describe('refusals: the spec\'s error, nothing signed', () => {
     assert.match(sig.body.error, /SIGERROR/);
     assert.equal((await s.legacy('send_raw_transaction', { coin: 'TRX', tx_hex: tx.tx_hex })).status, 200);
     assert.match((await s.legacy('send_raw_transaction', { coin: 'TRX', tx_hex: tx.tx_hex })).body.error, /DUP_TRANSACTION_ERROR/);
+  });
+});
+
+describe('HD wallet: the sender from `from`', () => {
+  const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+  test('from address_id 1 signs with that address\'s key and spends its TRX; an unknown address is UnexpectedFromAddress', async () => {
+    const keys = createHdKeyProvider(MNEMONIC);
+    const at = async (addressId: number) => evmAddress(await keys.publicKey({ coin: 'TRX', derivation_path: "m/44'/195'" }, { accountId: 0, chain: 'External', addressId }));
+    const [first, second] = [await at(0), await at(1)];
+    await devnet.request('hardhat_setBalance', [first, '0x2a']);
+    await devnet.request('hardhat_setBalance', [second, `0x${(5_000_000n).toString(16)}`]);
+    const hd = await startStack({ devnet, tron: true, config: { enable_hd: true, passphrase: MNEMONIC } });
+    try {
+      assert.equal((await hd.v2('enable_eth_with_tokens', enableTrxParams(hd, [], { gap_limit: 1 }))).status, 200);
+      const from = { account_id: 0, chain: 'External', address_id: 1 };
+      const { status, body } = await hd.v2('withdraw', { coin: 'TRX', to: evmToTronBase58(KNOWN), amount: '1', from });
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.deepEqual(body.result.from, [evmToTronBase58(second)]);
+      assert.equal(signer(body.result.tx_hex, body.result.tx_hash), second);
+      assert.equal((await hd.legacy('send_raw_transaction', { coin: 'TRX', tx_hex: body.result.tx_hex })).status, 200);
+      assert.equal(await balance(second), 4_000_000n - BigInt(body.result.fee_details.total_fee.replace('.', '')));
+      const unknown = await hd.v2('withdraw', { coin: 'TRX', to: evmToTronBase58(KNOWN), amount: '1', from: { ...from, address_id: 7 } });
+      assert.equal(unknown.body.error_type, 'UnexpectedFromAddress', JSON.stringify(unknown.body));
+    } finally {
+      await hd.stop();
+    }
   });
 });
