@@ -15,6 +15,7 @@ import { TronRequestError } from './tronErrors.ts';
 import { utf8Hex, type TronParams } from './tronJson.ts';
 import { tronToEvmAddress } from './tronAddress.ts';
 import type { TronResourceBook } from './tronResources.ts';
+import { contractType, field, MalformedTransaction, splitTransaction } from './tronWire.ts';
 
 /** What a broadcast needs from the node. */
 export interface TronBroadcastContext {
@@ -76,11 +77,12 @@ async function broadcast(bytes: Buffer, context: TronBroadcastContext, withTrans
     }
     await checkTaposAndExpiry(context.evm, rawData);
     const signedBytes = BigInt(bytes.length);
-    await execute(context, type, value, rawData, signedBytes);
-    const stored = { ret: [{ contractRet: 'SUCCESS' }], signature: signatures.map((s) => s.toString('hex')), txID: txid, raw_data: rawData, raw_data_hex: raw.toString('hex') };
+    const contractRet = await execute(context, type, value, rawData, signedBytes);
+    const stored = { ret: [{ contractRet }], signature: signatures.map((s) => s.toString('hex')), txID: txid, raw_data: rawData, raw_data_hex: raw.toString('hex') };
     context.transactions.set(txid, stored);
     return { result: true, txid, ...(withTransaction ? { transaction: JSON.stringify(stored) } : {}) };
   } catch (error) {
+    if (error instanceof MalformedTransaction) return { result: false, code: 'OTHER_ERROR', txid, message: utf8Hex(error.message) };
     if (!(error instanceof BroadcastRefused)) throw error;
     return { result: false, code: error.code, txid, message: utf8Hex(error.message) };
   }
@@ -94,8 +96,12 @@ interface RawData {
   contract: { parameter: { value: { owner_address: string; to_address?: string; amount?: number; contract_address?: string; data?: string } } }[];
 }
 
-/** The sender's funds move: TRX from owner to `to_address`; a TRC20 call runs on the chain. */
-async function execute(context: TronBroadcastContext, type: string, value: RawData['contract'][0]['parameter']['value'], rawData: RawData, signedBytes: bigint): Promise<void> {
+/**
+ * The sender's funds move: TRX from owner to `to_address`; a TRC20 call runs on the chain. A call
+ * that reverts is still included, as java-tron includes it (`REVERT`), paying its bandwidth (its
+ * energy is not measured here: it is charged none).
+ */
+async function execute(context: TronBroadcastContext, type: string, value: RawData['contract'][0]['parameter']['value'], rawData: RawData, signedBytes: bigint): Promise<'SUCCESS' | 'REVERT'> {
   const { evm } = context;
   const owner = tronToEvmAddress(value.owner_address)!;
   const balance = async (address: string) => BigInt((await evm('eth_getBalance', [address, 'latest'])) as string);
@@ -116,19 +122,24 @@ async function execute(context: TronBroadcastContext, type: string, value: RawDa
     await setBalance(to, toBefore + amount);
     context.activated.add(to);
     await evm('evm_mine', []);
-    return;
+    return 'SUCCESS';
   }
   const contract = tronToEvmAddress(value.contract_address ?? '')!;
   const call = { from: owner, to: contract, data: `0x${value.data ?? ''}` };
-  const energy = await callEnergy(evm, call);
+  const energy = await callEnergy(evm, call).catch(() => undefined);
   const { fee, energyFee } = chargeOrRestore(context.resources, owner, () => {
     const bandwidthFee = context.resources.charge(owner, signedBytes, 1n, false, 0n);
-    const energyFee = context.resources.charge(owner, 0n, 0n, false, energy);
+    const energyFee = context.resources.charge(owner, 0n, 0n, false, energy ?? 0n);
     if (bandwidthFee + energyFee > before) throw new BroadcastRefused('BANDWITH_ERROR', 'Account resource insufficient error.');
     return { fee: bandwidthFee + energyFee, energyFee };
   });
   if (BigInt(rawData.fee_limit ?? 0) < energyFee) throw new BroadcastRefused('CONTRACT_EXE_ERROR', 'Not enough energy: fee_limit is below the energy fee');
   // The EVM leg needs gas money the TRON account does not have: lend it, then settle to before − fee.
+  if (energy === undefined) {
+    await setBalance(owner, before - fee);
+    await evm('evm_mine', []);
+    return 'REVERT';
+  }
   await evm('hardhat_impersonateAccount', [owner]);
   await setBalance(owner, before + 10n ** 18n);
   try {
@@ -137,6 +148,7 @@ async function execute(context: TronBroadcastContext, type: string, value: RawDa
     await setBalance(owner, before - fee);
     await evm('hardhat_stopImpersonatingAccount', [owner]);
   }
+  return 'SUCCESS';
 }
 
 /** Runs `charge`; when it refuses, the account's resources are as before. */
@@ -179,66 +191,4 @@ function recoverSigner(txid: string, signature: Buffer): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** `Transaction{1: raw_data, 2: signature*}` split into its bytes (wire type 2 fields only). */
-function splitTransaction(bytes: Buffer): { raw: Buffer; signatures: Buffer[] } {
-  let raw: Buffer | undefined;
-  const signatures: Buffer[] = [];
-  for (const { tag, value } of lengthDelimited(bytes)) {
-    if (tag === 1) raw = value;
-    else if (tag === 2) signatures.push(value);
-  }
-  if (raw === undefined) throw new BroadcastRefused('OTHER_ERROR', 'no raw_data');
-  return { raw, signatures };
-}
-
-/** The first contract's `type` (raw field 11 → field 1). */
-function contractType(raw: Buffer): number {
-  const contract = lengthDelimited(raw).find((f) => f.tag === 11)?.value;
-  if (contract === undefined || contract[0] !== 0x08) return 0;
-  return readVarint(contract, 1).value;
-}
-
-/** The length-delimited fields of a message, skipping varints (enough for these messages). */
-function lengthDelimited(bytes: Buffer): { tag: number; value: Buffer }[] {
-  const out: { tag: number; value: Buffer }[] = [];
-  let at = 0;
-  while (at < bytes.length) {
-    const key = readVarint(bytes, at);
-    at = key.next;
-    const wire = key.value & 7;
-    if (wire === 0) at = readVarint(bytes, at).next;
-    else if (wire === 2) {
-      const length = readVarint(bytes, at);
-      out.push({ tag: key.value >>> 3, value: bytes.subarray(length.next, length.next + length.value) });
-      at = length.next + length.value;
-    } else throw new BroadcastRefused('OTHER_ERROR', `unexpected wire type ${wire}`);
-  }
-  return out;
-}
-
-function readVarint(bytes: Buffer, start: number): { value: number; next: number } {
-  let value = 0;
-  let shift = 0;
-  let at = start;
-  for (;;) {
-    const byte = bytes[at++];
-    if (byte === undefined) throw new BroadcastRefused('OTHER_ERROR', 'truncated protobuf');
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if ((byte & 0x80) === 0) return { value, next: at };
-  }
-}
-
-function field(tag: number, value: Buffer): Buffer {
-  const varint = (n: number) => {
-    const out: number[] = [];
-    do {
-      out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
-      n = Math.floor(n / 128);
-    } while (n > 0);
-    return Buffer.from(out);
-  };
-  return Buffer.concat([varint((tag << 3) | 2), varint(value.length), value]);
 }

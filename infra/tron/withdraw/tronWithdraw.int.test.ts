@@ -14,7 +14,9 @@ import { evmToTronBase58 } from '../../keys/tronAddress.ts';
 import { createTronHttp, type TronHttp } from '../tronHttp.ts';
 import { readForWithdrawal } from './tronWithdrawReads.ts';
 import { prepareTronWithdrawal, type TronWithdrawRequest } from './tronWithdraw.ts';
-import type { TronDigestSigner } from './tronSign.ts';
+import { signTronTransaction, type TronDigestSigner } from './tronSign.ts';
+import { trc20Transfer } from './tronTransfer.ts';
+import { taposBlock } from './tronNodeAnswers.ts';
 
 const SENDER = new Wallet('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba');
 const ACTIVATED = '0x00000000000000000000000000000000000b0b00';
@@ -114,6 +116,23 @@ describe('TRON withdraw on the devnet node', () => {
     await evm.request('evm_increaseTime', [5]);
     await evm.request('evm_mine', []);
     assert.equal((await broadcast(soon.txHex))['code'], 'TRANSACTION_EXPIRATION_ERROR');
+  });
+
+  test('a TRC20 transfer that reverts is included as REVERT, paying its bandwidth; no token moves', async () => {
+    const poor = Wallet.createRandom();
+    await evm.request('hardhat_setBalance', [poor.address, '0x5f5e100']);
+    const block = taposBlock(await http.post('/wallet/getnowblock', {}, signal));
+    const raw = trc20Transfer(poor.address, evm.tokens[0]!.address, ACTIVATED, 1n, 10_000_000n, block);
+    const signed = await signTronTransaction(raw, async (d) => Buffer.from(poor.signingKey.sign(d).serialized.slice(2), 'hex'));
+    const tokensBefore = await tokenBalance(ACTIVATED);
+    assert.equal((await broadcast(signed.txHex))['result'], true);
+    const stored = await http.post('/wallet/gettransactionbyid', { value: signed.txHash }, signal);
+    assert.deepEqual(stored['ret'], [{ contractRet: 'REVERT' }]);
+    assert.equal(await tokenBalance(ACTIVATED), tokensBefore);
+    // Its bandwidth came from the free 600 bytes: no TRX burnt, but the bytes are used.
+    assert.equal(await balance(poor.address), 100_000_000n);
+    const resources = await http.post('/wallet/getaccountresource', { address: evmToTronBase58(poor.address), visible: true }, signal);
+    assert.equal(BigInt(resources['freeNetUsed'] as number), BigInt(signed.txHex.length / 2 + 64));
   });
 
   test('round trips: TRX and TRC20 read everything in one wave; a TRC20 max needs a second for its energy', async () => {
