@@ -36,6 +36,8 @@ export interface DeviceKeys {
   ethereumAddress(addressN: readonly number[]): string;
   /** P2PKH address for `coinName` (`Bitcoin`, `Testnet`), or `undefined` for another coin. */
   p2pkhAddress(addressN: readonly number[], coinName: string): string | undefined;
+  /** ECDSA signature (low-S, RFC 6979) of a 32-byte digest by the key at `addressN`, with its recovery id. */
+  signDigest(addressN: readonly number[], digest: Uint8Array): { r: string; s: string; recovery: 0 | 1 };
 }
 
 /** `m/44'/60'/0'/0/0` → `[0x8000002c, 0x8000003c, 0x80000000, 0, 0]`. */
@@ -80,6 +82,10 @@ export function createDeviceKeys(mnemonic: string): DeviceKeys {
       };
     },
     ethereumAddress: (addressN) => computeAddress(derive(addressN).publicKey),
+    signDigest(addressN, digest) {
+      const signature = derive(addressN).signingKey.sign(digest);
+      return { r: signature.r.slice(2), s: signature.s.slice(2), recovery: signature.yParity };
+    },
     p2pkhAddress(addressN, coinName) {
       const version = P2PKH_VERSION[coinName];
       if (version === undefined) return undefined;

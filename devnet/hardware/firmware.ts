@@ -1,7 +1,8 @@
 /**
  * The double's firmware: a Trezor One (model `1`, firmware 1.13.1) reduced to the messages
  * `@trezor/connect` sends for Ethereum public keys and Bitcoin-like extended public keys
- * (`GetPublicKey`, for the coins in {@link XPUB_MAGIC_OF_COIN}). Pure state machine: one message in, the
+ * (`GetPublicKey`, for the coins in {@link XPUB_MAGIC_OF_COIN}), and EVM transaction signing
+ * (`ethereumSign.ts`, confirmed with a button). Pure state machine: one message in, the
  * messages to answer out. Behaviour follows the real device:
  * - a PIN-protected, locked device answers a key request with `PinMatrixRequest`; `PinMatrixAck`
  *   with the right positions unlocks it and answers the request, wrong ones fail with
@@ -19,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import type { DeviceMessage, Fields } from './codec.ts';
 import type { DeviceKeys } from './deviceKeys.ts';
 import { positionsToPin } from './pinMatrix.ts';
+import { ethereumSignature } from './ethereumSign.ts';
 
 /**
  * The newest Trezor One release bundled with `@trezor/connect` 9.7.3: connect rates it `valid`
@@ -159,6 +161,10 @@ export function createFirmware({ keys, pin, deviceId, label, confirmOnDevice = f
         return withPin(() => withButton(show, 'ButtonRequest_PublicKey', () => message('EthereumPublicKey', keys.publicNode(path)), confirmOnDevice));
       case 'EthereumGetAddress':
         return withPin(() => withButton(show, 'ButtonRequest_Address', () => message('EthereumAddress', { address: keys.ethereumAddress(path) }), confirmOnDevice));
+      // A transaction is always confirmed on the screen (`ethereumSign.ts`).
+      case 'EthereumSignTx':
+      case 'EthereumSignTxEIP1559':
+        return withPin(() => withButton(true, 'ButtonRequest_SignTx', () => ethereumSignature(keys, name, fields, path) ?? failure('Failure_DataError')));
       default:
         return [failure('Failure_UnexpectedMessage')];
     }

@@ -58,7 +58,7 @@ export async function readAccountPublicNode(runtime: ConnectRuntime, request: Ac
 type ConnectResponse = { success: true; payload: unknown } | { success: false; payload: Parameters<typeof fromConnectFailure>[0] };
 
 /** Runs `start` (one connect call) with the device lock, the PIN and button flow and abort; its payload, or an `HwError`. */
-async function callDevice<R extends ConnectResponse>(
+export async function callDevice<R extends ConnectResponse>(
   runtime: ConnectRuntime,
   { path, signal, requestPin, onButtonRequest }: PublicKeyRequest,
   clock: Clock,

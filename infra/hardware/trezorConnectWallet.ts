@@ -9,6 +9,7 @@ import { acquireConnect, releaseConnect, type ConnectRuntime } from './connectRu
 import type { Log } from '../../kernel/log.ts';
 import type { DeviceInfo, HardwareWallet } from '../../actors/ports/hardwareWallet.ts';
 import { readAccountPublicNode, readEthereumPublicKey, untilAborted } from './publicKeyCall.ts';
+import { signEthereumTransaction } from './ethereumSignCall.ts';
 
 export { HwErrorKind, type HwErrorData } from './hwErrors.ts';
 
@@ -62,6 +63,11 @@ export function createTrezorConnectWallet(options: TrezorConnectWalletOptions = 
     async accountPublicNode(request) {
       const ready = await untilAborted(connect(), request.signal);
       return readAccountPublicNode(ready, request, clock, options.log);
+    },
+
+    async ethereumSignTx(request) {
+      const ready = await untilAborted(connect(), request.signal);
+      return signEthereumTransaction(ready, request, clock, options.log);
     },
 
     async close() {
