@@ -13,6 +13,7 @@ import { TEST_ADDRESS, TEST_PASSPHRASE, enableTrxParams, startStack, startTestDe
 import { createHdKeyProvider } from '../../infra/keys/hd.ts';
 import { evmAddress } from '../../infra/keys/index.ts';
 import type { StoredEvent } from '../../spec/events.ts';
+import { formatAmount } from '../../spec/amount.ts';
 
 const ME = evmToTronBase58(TEST_ADDRESS);
 const FRESH = getAddress('0x00000000000000000000000000000000000f4e55');
@@ -175,6 +176,14 @@ describe('refusals: the spec\'s error, nothing signed', () => {
     const feeSun = BigInt(body.result.fee_details.total_fee.replace('.', ''));
     assert.equal(BigInt(body.result.total_amount.replace('.', '').padEnd(1, '0')) > 0n, true);
     assert.equal(BigInt(Math.round(Number(body.result.total_amount) * 1e6)) + feeSun, held);
+  });
+  test('TRC20 max sends the whole token balance; the fee stays in TRX', async () => {
+    const tokens = await tokenBalance(TEST_ADDRESS);
+    const { status, body } = await s.v2('withdraw', { coin: 'USDT-TRC20', to: evmToTronBase58(KNOWN), max: true });
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.equal(body.result.total_amount, formatAmount(tokens, 6));
+    assert.equal(body.result.spent_by_me, formatAmount(tokens, 6));
+    assert.ok(body.result.fee_details.energy_used > 0);
   });
   test('TRX short of a TRC20 fee is NotSufficientBalance naming TRX', async () => {
     const held = await balance(TEST_ADDRESS);
