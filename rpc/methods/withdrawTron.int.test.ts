@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { computeAddress, getAddress, Signature, SigningKey } from 'ethers';
-import type { EvmDevnet } from '../../devnet/index.ts';
+import { startTronNode, type EvmDevnet } from '../../devnet/index.ts';
 import { evmToTronBase58, evmToTronHex } from '../../infra/keys/tronAddress.ts';
 import { TEST_ADDRESS, TEST_PASSPHRASE, enableTrxParams, startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
 import { createHdKeyProvider } from '../../infra/keys/hd.ts';
@@ -233,6 +233,29 @@ describe('HD wallet: the sender from `from`', () => {
       assert.equal(unknown.body.error_type, 'UnexpectedFromAddress', JSON.stringify(unknown.body));
     } finally {
       await hd.stop();
+    }
+  });
+});
+
+describe('node failover', () => {
+  test('with the first node failing after activation, the withdrawal reads and the broadcast go to the next; the event names the node that took it', async () => {
+    const first = await startTronNode({ evm: devnet });
+    const failing = await startStack({ devnet, tron: true });
+    try {
+      const params = { ...enableTrxParams(failing, []), nodes: [{ url: first.url }, { url: failing.tron!.url }] };
+      assert.equal((await failing.v2('enable_eth_with_tokens', params)).status, 200);
+      first.setBusy(true);
+      const { status, body } = await failing.v2('withdraw', { coin: 'TRX', to: evmToTronBase58(KNOWN), amount: '0.1' });
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.deepEqual((await failing.legacy('send_raw_transaction', { coin: 'TRX', tx_hex: body.result.tx_hex })).body, { tx_hash: body.result.tx_hash });
+      const log: StoredEvent[] = [];
+      for await (const e of failing.service.log.read()) log.push(e);
+      const sent = log.find((e) => e.type === 'TransactionBroadcast');
+      assert.equal((sent?.data as { node: string }).node, new URL(failing.tron!.url).origin);
+      assert.ok(first.hits.some((hit) => hit.endsWith('/wallet/getaccountresource')), 'the first node was asked first');
+    } finally {
+      await failing.stop();
+      await first.stop();
     }
   });
 });
