@@ -10,6 +10,7 @@ import type { TronWithdrawalQuery, TronWithdrawalReads } from './tronWithdrawRea
 import { planTronWithdrawal, type TronWithdrawalPlan } from './tronWithdrawal.ts';
 import { signTronTransaction, type SignedTronTransaction, type TronDigestSigner } from './tronSign.ts';
 import { tronToEvmAddress } from '../../keys/tronAddress.ts';
+import type { FeePolicyKind } from '../../../spec/withdraw.ts';
 
 export interface TronWithdrawRequest {
   /** The withdrawn coin; `contract` (base58 `T…`) for a TRC20. */
@@ -22,7 +23,7 @@ export interface TronWithdrawRequest {
   readonly to: string;
   readonly amount: bigint | 'max';
   /** The fee policy's kind; only `Auto` (no `fee` field) fits TRON. */
-  readonly feeKind: string;
+  readonly feeKind: FeePolicyKind;
   readonly memo?: string;
   /** @default 60 */
   readonly expirationSeconds?: number;
@@ -57,7 +58,7 @@ export async function prepareTronWithdrawal(
 }
 
 /** No manual fee for TRON; the refusal says what fits (the reference's `validate_tron_fee_policy`). */
-function checkFeePolicy(kind: string): void {
+function checkFeePolicy(kind: FeePolicyKind): void {
   if (kind === 'Auto') return;
   if (kind === 'EthGas' || kind === 'EthGasEip1559') {
     throw invalidFeePolicy(`EVM gas fee options (${kind}) are not supported for TRON withdraw; omit the fee field: the fee is estimated from bandwidth, energy and account creation`);
