@@ -32,6 +32,8 @@ const CASES = Number(process.env.COIN_ACTIVATION_FUZZ_CASES ?? 400);
 const NODE_ID = 'fuzz-1';
 /** Real coins-file entries next to the devnet's: UTXO (native daemon config in the home directory), QTUM, QRC20, CashAddr, EVM. */
 const REAL_TICKERS = ['KMD', 'BCH', 'LTC-segwit', 'QTUM', 'QC-QRC20', 'BNB', 'USDT-ERC20'];
+/** A well-formed EIP-55 recipient for withdrawals. */
+const HOSTILE_RECIPIENT = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 
 let nats: NatsServer;
 let stack: Stack;
@@ -91,7 +93,8 @@ async function settleTask(taskId: number): Promise<void> {
 }
 
 function methodSpecs(): MethodSpec[] {
-  const tables = buildMethodTables({} as never, {} as never, {} as never, {} as never);
+  // With withdrawals (issue 25): `withdraw`, `task::withdraw::*`, `send_raw_transaction` are fuzzed too.
+  const tables = buildMethodTables({} as never, {} as never, {} as never, {} as never, undefined, {} as never);
   return [...Object.entries(tables.methods), ...Object.entries(tables.legacyMethods)].map(([name, def]) => ({ name, version: def.version, schema: def.params.schema }));
 }
 
@@ -107,6 +110,8 @@ test(`fuzz: every method with every coin, a wrong type in every field, ${CASES} 
     if (/swap|contract/.test(field)) return rand.pick([SWAP_CONTRACT, `0x${'0'.repeat(40)}`, 'not an address']);
     if (field === 'derivation_path') return rand.pick(["m/44'/60'/0'/0/0", "m/44'/141'/0'/0/1", 'm/0']);
     if (field === 'format') return rand.pick(['cashaddress', 'standard', 'segwit']);
+    if (field === 'to') return rand.pick([HOSTILE_RECIPIENT, HOSTILE_RECIPIENT.toLowerCase(), 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', ...ODD_STRINGS]);
+    if (field === 'tx_hex') return rand.pick(['00', 'f86c', `0x${'ab'.repeat(40)}`]);
     return rand.pick(['x', 'ETH', 'Average', ...ODD_STRINGS]);
   };
   const requests = new FuzzRequests({ rand, methods: methodSpecs(), password: TEST_PASSWORD, stringFor, maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
@@ -153,4 +158,70 @@ test(`fuzz: every method with every coin, a wrong type in every field, ${CASES} 
   assert.deepEqual(leaksIn(recorded, rules), [], `seed ${SEED}: the event log`);
   assert.ok(events.length > 0, 'events were published on NATS');
   assert.deepEqual(leaksIn(events.join('\n'), rules), [], `seed ${SEED}: the published events`);
+});
+
+/** Issue 25: withdrawals with hostile fields on an active coin. Each gets a clear error of a documented type and changes nothing. */
+test('fuzz: hostile withdrawals and broadcasts are refused by name; nothing is signed, broadcast or changed', async () => {
+  const activation = await stack.v2('enable_eth_with_tokens', { ticker: 'ETH', nodes: [{ url: stack.devnet.url }], swap_contract_address: SWAP_CONTRACT, fallback_swap_contract: SWAP_CONTRACT, erc20_tokens_requests: [] });
+  assert.ok(activation.status === 200 || activation.body.error_type === 'PlatformIsAlreadyActivated', JSON.stringify(activation.body));
+  const address = String((await stack.legacy('my_balance', { coin: 'ETH' })).body.address);
+  const balance = async () => [await stack.devnet.request('eth_getBalance', [address, 'latest']), await stack.devnet.request('eth_getTransactionCount', [address, 'pending'])];
+  const before = await balance();
+  const lastSeq = stack.service.log.lastSeq;
+  const to = HOSTILE_RECIPIENT;
+  const hostile: [Record<string, unknown>, string][] = [
+    [{ coin: 'ETH', to, amount: '-1' }, 'InvalidRequest'],
+    [{ coin: 'ETH', to, amount: '1e18' }, 'InvalidRequest'],
+    [{ coin: 'ETH', to, amount: 1e21 }, 'InvalidRequest'],
+    [{ coin: 'ETH', to, amount: '9'.repeat(90) }, 'NotSufficientBalance'],
+    [{ coin: 'ETH', to, amount: '0.' + '1'.repeat(40) }, 'InvalidRequest'],
+    [{ coin: 'ETH', to: `${to}\u0000`, amount: '1' }, 'InvalidAddress'],
+    [{ coin: 'ETH', to: to.replace('0x', '0X'), amount: '1' }, 'InvalidAddress'],
+    [{ coin: 'ETH', to: '0x' + 'g'.repeat(40), amount: '1' }, 'InvalidAddress'],
+    [{ coin: 'ETH', to, amount: '1', fee: { type: 'EthGas', gas_price: '1', gas: Number.MAX_SAFE_INTEGER } }, 'NotSufficientBalance'],
+    [{ coin: 'ETH', to, amount: '1', fee: { type: 'EthGas', gas_price: '0.0000000001', gas: 21000 } }, 'InvalidRequest'],
+    [{ coin: 'ETH', to, amount: '100', fee: JSON.parse('{"type":"EthGas","gas_price":"1","gas":21000,"__proto__":{"polluted":1}}') }, 'NotSufficientBalance'],
+    [{ coin: 'ETH', to, amount: '1', fee: { type: 'Tendermint' } }, 'InvalidRequest'],
+    [{ coin: 'ETH', to, amount: '1', fee: { type: 'EthGasEip1559', max_fee_per_gas: '1', max_priority_fee_per_gas: '1', gas_option: { type: 'Set' } } }, 'InvalidRequest'],
+    [{ coin: 'ETH', to, amount: '1', from: { derivation_path: "m/44'/60'/0'/0/0'" } }, 'UnexpectedFromAddress'],
+    [{ coin: 'ETH', to, amount: '1', from: { account_id: -1, chain: 'External', address_id: 0 } }, 'InvalidRequest'],
+    [{ coin: 'ETH', to, amount: '1', memo: 'x'.repeat(1001) }, 'InvalidRequest'],
+    [{ coin: 'ETH', to, amount: '1', broadcast: true }, 'InvalidRequest'],
+    [{ coin: 'constructor', to, amount: '1' }, 'NoSuchCoin'],
+  ];
+  /** A task refuses at `init` what needs no chain; the rest ends the task with the error: its error, either way. */
+  const taskError = async (body: any): Promise<any> => {
+    if (typeof body.result?.task_id !== 'number') return body;
+    for (let i = 0; i < 200; i++) {
+      const status = (await stack.v2('task::withdraw::status', { task_id: body.result.task_id, forget_if_finished: false })).body.result;
+      if (status.status === 'Error') return status.details;
+      if (status.status === 'Ok') return status;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return body;
+  };
+  const problems: string[] = [];
+  for (const [params, type] of hostile) {
+    for (const method of ['withdraw', 'task::withdraw::init']) {
+      const { status, body: answer } = await stack.v2(method, params);
+      const body = method === 'withdraw' ? answer : await taskError(answer);
+      const text = JSON.stringify(body);
+      if (body.error_type !== type) problems.push(`${method} ${JSON.stringify(params).slice(0, 120)}: expected ${type}, got ${status} ${text.slice(0, 200)}`);
+      if (/\/(work|home|tmp)\/|\.ts:\d+|at [A-Za-z]+ \(/.test(text)) problems.push(`${method}: a path or stack in ${text.slice(0, 200)}`);
+    }
+  }
+  const raws: [string, RegExp][] = [
+    ['f8', /not an RLP-encoded EVM transaction/],
+    ['0x' + 'ff'.repeat(200), /not an RLP-encoded EVM transaction/],
+  ];
+  for (const [txHex, message] of raws) {
+    const { status, body } = await stack.legacy('send_raw_transaction', { coin: 'ETH', tx_hex: txHex });
+    if (status !== 500 || !message.test(String(body.error))) problems.push(`send_raw_transaction ${txHex.slice(0, 20)}: ${status} ${JSON.stringify(body).slice(0, 200)}`);
+  }
+  assert.deepEqual(problems, []);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  assert.deepEqual(await balance(), before, 'no balance moved, no nonce taken');
+  const written: string[] = [];
+  for await (const e of stack.service.log.read(lastSeq + 1)) written.push(e.type);
+  assert.equal(written.filter((t) => t === 'WithdrawalSigned' || t === 'TransactionBroadcast').length, 0, written.join());
 });

@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BENCHES = ['enableEthWithTokens.bench.ts', 'readCost.bench.ts', 'enableTrx.bench.ts', 'hdScan.bench.ts', 'taskStatus.bench.ts', 'taskStream.bench.ts', 'nats.bench.ts'] as const;
+const BENCHES = ['enableEthWithTokens.bench.ts', 'readCost.bench.ts', 'enableTrx.bench.ts', 'hdScan.bench.ts', 'taskStatus.bench.ts', 'taskStream.bench.ts', 'nats.bench.ts', 'withdraw.bench.ts'] as const;
 
 function run(file: string): Promise<number> {
   return new Promise((resolve) => {

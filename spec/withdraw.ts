@@ -84,7 +84,8 @@ export const withdrawTaskInitParams = compile(WithdrawTaskInitParams);
 /** Legacy `send_raw_transaction` (flat): `coin` and the signed `tx_hex` (optional `0x`). */
 export const SendRawTransactionParams = Type.Object({
   coin: Type.String({ minLength: 1, maxLength: 100 }),
-  tx_hex: Type.String({ minLength: 2, maxLength: 2_000_000, pattern: '^(0x)?([0-9a-fA-F]{2})+$' }),
+  /** At most 128 KiB of transaction (geth's and the reference's nodes' limit), in hex. */
+  tx_hex: Type.String({ minLength: 2, maxLength: 2 + 2 * 131_072, pattern: '^(0x)?([0-9a-fA-F]{2})+$' }),
 });
 export const sendRawTransactionParams = compile(SendRawTransactionParams);
 

@@ -73,7 +73,7 @@ export function expectation(req: Record<string, unknown>, f: Facts): Expected {
   if (v2Spec === undefined) return v2(['NoSuchMethod']);
   // Absent or null params count as {} (docs/rpc.md).
   if (!fits(v2Spec.schema, req.params ?? {})) return v2(['InvalidRequest', 'PlatformIsAlreadyActivated']);
-  // docs/compatibility.md §8: a PIN for a task that awaits none is an InternalError, as in the reference.
-  const internalError = v2Spec.name === 'task::enable_eth::user_action' ? /is not waiting for a PIN$/ : undefined;
+  // docs/compatibility.md §8: a PIN for a task that awaits none is an InternalError, as in the reference (every task kind).
+  const internalError = v2Spec.name.endsWith('::user_action') ? /is not waiting for a PIN$/ : undefined;
   return { label: f.label, form: 'v2', id, mustFail: false, ...(internalError === undefined ? {} : { internalError }) };
 }
