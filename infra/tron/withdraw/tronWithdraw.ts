@@ -34,15 +34,20 @@ export interface PreparedTronWithdrawal extends SignedTronTransaction, TronWithd
   readonly to: string;
 }
 
-/** Validates, reads (through `read`, which owns failover), decides and signs. */
+/**
+ * Validates, reads (through `read`, which owns failover), decides and signs. `sign` is undefined
+ * for a hardware wallet, which cannot sign TRON: refused after the request's own checks, before
+ * any node call (the reference's order).
+ */
 export async function prepareTronWithdrawal(
   request: TronWithdrawRequest,
   read: (query: TronWithdrawalQuery) => Promise<TronWithdrawalReads>,
-  sign: TronDigestSigner,
+  sign: TronDigestSigner | undefined,
 ): Promise<PreparedTronWithdrawal> {
   const to = tronDestination(request.to);
   checkFeePolicy(request.feeKind);
   if (request.memo !== undefined) throw unsupported('Memo is not supported for TRON withdraw (TRON charges a 1 TRX burn fee for a memo); omit memo');
+  if (sign === undefined) throw unsupported('Hardware wallets are not supported for TRON withdraw');
   const contract = request.coin.contract === undefined ? undefined : tronToEvmAddress(request.coin.contract)!;
   const reads = await read({ from: request.from, to, amount: request.amount, ...(request.coin.contract === undefined ? {} : { contract: request.coin.contract }) });
   const plan = planTronWithdrawal({

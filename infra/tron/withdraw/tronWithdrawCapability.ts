@@ -11,7 +11,7 @@ import { evmToTronBase58, tronToEvmAddress } from '../../keys/tronAddress.ts';
 import type { TronHttp } from '../tronHttp.ts';
 import { prepareTronWithdrawal, type PreparedTronWithdrawal } from './tronWithdraw.ts';
 import { readForWithdrawal } from './tronWithdrawReads.ts';
-import { internalError, unsupported } from './tronWithdrawErrors.ts';
+import { internalError } from './tronWithdrawErrors.ts';
 import type { TronDigestSigner } from './tronSign.ts';
 import { broadcastAnswer, normalizeTronTxHex } from './tronBroadcastHex.ts';
 
@@ -60,10 +60,10 @@ export function createTronWithdraw(options: TronWithdrawOptions): WithdrawCapabi
   };
 }
 
-/** The key signs the txID; a hardware wallet cannot sign TRON (as in the reference). */
-function digestSigner(signer: WithdrawSigner): TronDigestSigner {
+/** The key signs the txID; a hardware wallet cannot sign TRON (as in the reference): none. */
+function digestSigner(signer: WithdrawSigner): TronDigestSigner | undefined {
+  if (signer.kind !== 'key') return undefined;
   return async (digest) => {
-    if (signer.kind !== 'key') throw unsupported('Hardware wallets are not supported for TRON withdraw');
     const { r, s, recovery } = await signer.signDigest(digest);
     return Buffer.concat([Buffer.from(r.padStart(64, '0'), 'hex'), Buffer.from(s.padStart(64, '0'), 'hex'), Buffer.from([recovery])]);
   };
