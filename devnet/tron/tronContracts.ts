@@ -88,7 +88,8 @@ export async function triggerConstantContract(evm: EvmRequest, params: TronParam
   const call = { from, to, data: `0x${data}`, ...(value > 0n ? { value: toQuantity(value) } : {}) };
   try {
     const output = (await evm('eth_call', [call, 'latest'])) as string;
-    return { result: { result: true }, constant_result: [output.slice(2)], transaction: transaction({}) };
+    const energy_used = await callEnergy(evm, call);
+    return { result: { result: true }, energy_used, constant_result: [output.slice(2)], transaction: transaction({}) };
   } catch (error) {
     const { message, data: revertData } = toJsonRpcError(error);
     const runtimeError = revertData !== undefined ? REVERT_MESSAGE : message;
@@ -98,6 +99,17 @@ export async function triggerConstantContract(evm: EvmRequest, params: TronParam
       transaction: transaction({ ret: 'FAILED' }),
     };
   }
+}
+
+/**
+ * The energy a call uses: the EVM gas it needs less the transaction's intrinsic gas (21 000 and
+ * the calldata), which TRON charges as bandwidth instead. The same measure prices a broadcast.
+ */
+export async function callEnergy(evm: EvmRequest, call: { from: string; to: string; data: string; value?: string }): Promise<bigint> {
+  const gas = BigInt((await evm('eth_estimateGas', [call])) as string);
+  const bytes = Buffer.from(call.data.slice(2), 'hex');
+  const intrinsic = 21_000n + bytes.reduce((sum, byte) => sum + (byte === 0 ? 4n : 16n), 0n);
+  return gas > intrinsic ? gas - intrinsic : 0n;
 }
 
 /** The TRC20 read/transfer ABI in java-tron's `abi.entrys` shape (served for any contract). */

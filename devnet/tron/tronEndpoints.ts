@@ -9,12 +9,18 @@ import { tronBlock } from './tronBlocks.ts';
 import { getContract, requireAddress, triggerConstantContract } from './tronContracts.ts';
 import { TronRequestError } from './tronErrors.ts';
 import { flag, type TronParams } from './tronJson.ts';
+import { broadcastHex, broadcastTransaction, getTransactionById } from './tronBroadcast.ts';
+import { DEVNET_PRICES, type TronResourceBook } from './tronResources.ts';
 
 /** What a handler can use: the EVM chain and the set of accounts already reported as existing. */
 export interface TronEndpointContext {
   evm: EvmRequest;
   /** EIP-55 addresses getaccount has reported as activated (an account never un-activates). */
   activated: Set<string>;
+  /** Bandwidth and energy per account (staked limits set by tests, usage tracked by broadcasts). */
+  resources: TronResourceBook;
+  /** Broadcast transactions by txID. */
+  transactions: Map<string, Record<string, unknown>>;
 }
 
 /** One endpoint: parameters in, JSON value out (bigints = int64 fields). */
@@ -25,13 +31,16 @@ export const DEVNET_TRON_CODE_VERSION = '4.7.6';
 
 /** A subset of mainnet's chain parameters (values as of 2024), enough for fee estimates. */
 const CHAIN_PARAMETERS = [
-  { key: 'getMaintenanceTimeInterval', value: 21_600_000 },
-  { key: 'getCreateAccountFee', value: 100_000 },
-  { key: 'getTransactionFee', value: 1_000 },
-  { key: 'getCreateNewAccountFeeInSystemContract', value: 1_000_000 },
-  { key: 'getEnergyFee', value: 210 },
-  { key: 'getMemoFee', value: 1_000_000 },
-  { key: 'getAllowTvmTransferTrc10', value: 1 },
+  { key: 'getMaintenanceTimeInterval', value: 21_600_000n },
+  { key: 'getCreateAccountFee', value: DEVNET_PRICES.getCreateAccountFee },
+  { key: 'getTransactionFee', value: DEVNET_PRICES.getTransactionFee },
+  { key: 'getCreateNewAccountFeeInSystemContract', value: DEVNET_PRICES.getCreateNewAccountFeeInSystemContract },
+  { key: 'getCreateNewAccountBandwidthRate', value: DEVNET_PRICES.getCreateNewAccountBandwidthRate },
+  { key: 'getEnergyFee', value: DEVNET_PRICES.getEnergyFee },
+  { key: 'getMemoFee', value: 1_000_000n },
+  { key: 'getAllowTvmTransferTrc10', value: 1n },
+  // A flag without a value, as java-tron prints some (the reference skips such entries).
+  { key: 'getAllowUpdateAccountName' },
 ];
 
 /**
@@ -49,6 +58,13 @@ async function getAccount(params: TronParams, { evm, activated }: TronEndpointCo
   if (balance === 0n && BigInt(nonceHex) === 0n && !activated.has(address)) return {};
   activated.add(address);
   return { address: formatTronAddress(address, flag(params, 'visible')), ...(balance > 0n ? { balance } : {}) };
+}
+
+/** `getaccountresource`: `{}` for a never-activated account (as java-tron), else its resources. */
+async function getAccountResource(params: TronParams, context: TronEndpointContext): Promise<unknown> {
+  const address = requireAddress(params, 'address');
+  const account = (await getAccount({ address }, context)) as Record<string, unknown>;
+  return Object.keys(account).length === 0 ? {} : context.resources.answer(address);
 }
 
 async function getNowBlock(params: TronParams, { evm }: TronEndpointContext): Promise<unknown> {
@@ -100,6 +116,8 @@ const readOnly: Record<string, TronEndpoint> = {
   getblock: getBlock,
   getblockbynum: getBlockByNum,
   getaccount: getAccount,
+  getaccountresource: getAccountResource,
+  gettransactionbyid: getTransactionById,
   triggerconstantcontract: (params, { evm }) => triggerConstantContract(evm, params),
 };
 
@@ -109,4 +127,6 @@ export const TRON_ENDPOINTS: Readonly<Record<string, TronEndpoint>> = {
   '/wallet/getcontract': (params, { evm }) => getContract(evm, params),
   '/wallet/getnodeinfo': getNodeInfo,
   '/wallet/getchainparameters': async () => ({ chainParameter: CHAIN_PARAMETERS }),
+  '/wallet/broadcasthex': broadcastHex,
+  '/wallet/broadcasttransaction': broadcastTransaction,
 };

@@ -9,7 +9,9 @@ import type { EvmRequest } from '../evm/inProcessEvm.ts';
 import { closeServer, httpUrl, listen, LOOPBACK_HOST, readBody } from '../listening.ts';
 import { TRON_ENDPOINTS, type TronEndpointContext } from './tronEndpoints.ts';
 import { tronErrorBody } from './tronErrors.ts';
+import { tronToEvmAddress } from './tronAddress.ts';
 import { flag, parseTronParams, toTronJson } from './tronJson.ts';
+import { TronResourceBook, type TronAccountResources } from './tronResources.ts';
 
 /** How a busy node answers every request: an HTTP status and a JSON body. */
 export interface TronBusyReply {
@@ -39,6 +41,8 @@ export interface TronNode {
   readonly hits: readonly string[];
   /** `true`/a reply: answer every request with that reply (default 503); `false`: serve normally. */
   setBusy(busy: boolean | TronBusyReply): void;
+  /** Sets an account's staked bandwidth/energy or used amounts (EVM, `T…` or `41…` address). */
+  setResources(address: string, values: Partial<TronAccountResources>): void;
   /** Closes the listener and drops its connections. Idempotent. */
   stop(): Promise<void>;
 }
@@ -50,7 +54,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** Starts the node; resolves once it is listening. */
 export async function startTronNode(options: TronNodeOptions): Promise<TronNode> {
   const host = options.host ?? LOOPBACK_HOST;
-  const context: TronEndpointContext = { evm: options.evm.request, activated: new Set() };
+  const context: TronEndpointContext = { evm: options.evm.request, activated: new Set(), resources: new TronResourceBook(), transactions: new Map() };
   const hits: string[] = [];
   let busy = toBusy(options.busy ?? false);
   const server = createServer((req, res) => {
@@ -62,6 +66,7 @@ export async function startTronNode(options: TronNodeOptions): Promise<TronNode>
   return {
     url: httpUrl(host, port),
     hits,
+    setResources: (address, values) => context.resources.set(tronToEvmAddress(address) ?? address, values),
     setBusy: (next) => {
       busy = toBusy(next);
     },

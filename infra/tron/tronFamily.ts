@@ -16,6 +16,8 @@ import { planTronActivation, TRC20_RULE, type TronNode, type TronPlanParams } fr
 import { gatewaySigner, requireGatewaySigner } from '../gatewayProxy/gatewaySigner.ts';
 import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
 import { tronCoinWatch } from './tronBalanceWatch.ts';
+import { createTronWithdraw } from './withdraw/tronWithdrawCapability.ts';
+import { urlLabel } from '../../kernel/urlLabel.ts';
 
 export interface TronFamilyOptions {
   readonly keys: KeyProvider;
@@ -115,6 +117,17 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
         readFromNodes(nodes, signal, failover, (node, nodeSignal) => readTronAccount(http(node), owner, tokens, withBalances, nodeSignal, route(node, connection.multicall))),
       );
     },
+
+    // Withdraw and broadcast (issue 25): every node call through this family's failover.
+    withdraw: createTronWithdraw({
+      clock: options.clock,
+      async onNodes(coin, signal, work) {
+        const connection = coin.connection as TronConnection;
+        const value = await readFromNodes(connection, signal, failover, (node, nodeSignal) => work(http(node), nodeSignal));
+        // The node that answered is now first in the list.
+        return { value, node: urlLabel(connection.nodes[0]!.url) };
+      },
+    }),
 
     // `enable_erc20`: a TRC20 reads at its platform's account through its platform's nodes.
     tokens: {
