@@ -129,7 +129,7 @@ export class ActivationTasks {
   }
 
   /**
-   * Starts a `task::withdraw` (docs/compatibility.md §22): every check that needs no chain runs at
+   * Starts a `task::withdraw` (docs/compatibility.md §23): every check that needs no chain runs at
    * once (an inactive coin is `NoSuchCoin` 404, as the reference's `init`; a bad amount, fee or
    * `from` creates no task); the family's checks and the signing end the task. Resolves once the
    * task's creation is durable.

@@ -1,5 +1,5 @@
 /**
- * The sender of a withdrawal (spec 2.3 WithdrawFromInfo, docs/compatibility.md §22): an Iguana or
+ * The sender of a withdrawal (spec 2.3 WithdrawFromInfo, docs/compatibility.md §23): an Iguana or
  * one-address key sends from its address (a `from` naming another is refused); an HD account sends
  * from the enabled address, or from `from` when it names an address the wallet knows (one the
  * activation listed). The one place of this rule for every family.

@@ -1,5 +1,5 @@
 /**
- * Withdrawals (issue 25, docs/compatibility.md §22): `withdraw` and `task::withdraw` build and sign
+ * Withdrawals (issue 25, docs/compatibility.md §23): `withdraw` and `task::withdraw` build and sign
  * through the coin's family (never broadcasting); `send_raw_transaction` broadcasts. Each signed
  * withdrawal is recorded as `WithdrawalSigned`, each broadcast as `TransactionBroadcast`, on the
  * coin's stream (the platform's, for a token), before the answer.

@@ -59,7 +59,7 @@ export const ErrorType = {
   InvalidTarget: 'InvalidTarget',
   NotSupportedFor: 'NotSupportedFor',
   StorageIsNotInitialized: 'StorageIsNotInitialized',
-  // withdraw, `task::withdraw::*`, `send_raw_transaction` (docs/compatibility.md §22; the reference's `WithdrawError`)
+  // withdraw, `task::withdraw::*`, `send_raw_transaction` (docs/compatibility.md §23; the reference's `WithdrawError`)
   NotSufficientPlatformBalanceForFee: 'NotSufficientPlatformBalanceForFee',
   ZeroBalanceToWithdrawMax: 'ZeroBalanceToWithdrawMax',
   AmountTooLow: 'AmountTooLow',

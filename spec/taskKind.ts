@@ -13,7 +13,7 @@ export const TaskKind = {
   EnableQtum: 'enable_qtum',
   /** The balances of an enabled coin's HD account (docs/compatibility.md §21): no activation. */
   AccountBalance: 'account_balance',
-  /** A withdrawal built and signed (issue 25, docs/compatibility.md §22): no activation. */
+  /** A withdrawal built and signed (issue 25, docs/compatibility.md §23): no activation. */
   Withdraw: 'withdraw',
 } as const;
 export type TaskKind = (typeof TaskKind)[keyof typeof TaskKind];

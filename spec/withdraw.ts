@@ -1,5 +1,5 @@
 /**
- * Withdrawing (issue 25, docs/compatibility.md §22): the wire params of `withdraw` (v2 and legacy
+ * Withdrawing (issue 25, docs/compatibility.md §23): the wire params of `withdraw` (v2 and legacy
  * flat), `task::withdraw::init` and legacy `send_raw_transaction`, and the domain form every chain
  * family works with: the order (what to send, from where, with which fee policy), the prepared
  * (signed, never broadcast) transaction and its fee details. Wire names stay here and in rpc/.

@@ -1,5 +1,5 @@
 /**
- * The withdraw capability of a chain family (issue 25, docs/compatibility.md §22). A family builds
+ * The withdraw capability of a chain family (issue 25, docs/compatibility.md §23). A family builds
  * and signs (`prepare`, never broadcasting) and broadcasts a signed transaction of one of its coins
  * (`broadcast`, for `send_raw_transaction`). actors/chainFamilies.ts routes to it; each family's
  * code lives in its own folder (infra/evm/withdraw/, infra/tron/withdraw/, infra/utxo/withdraw/).

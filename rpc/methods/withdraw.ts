@@ -1,6 +1,6 @@
 /**
  * `withdraw` (v2 and legacy flat), `task::withdraw::*` (v2) and legacy `send_raw_transaction`
- * (issue 25, docs/compatibility.md §22). Withdrawing builds and signs, never broadcasts;
+ * (issue 25, docs/compatibility.md §23). Withdrawing builds and signs, never broadcasts;
  * `send_raw_transaction` broadcasts, as the reference and its client do.
  */
 import { sendRawTransactionParams, withdrawParams, withdrawTaskInitParams } from '../../spec/withdraw.ts';

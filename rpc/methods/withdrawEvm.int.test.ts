@@ -1,5 +1,5 @@
 /**
- * EVM and ERC20 withdrawals through the RPC (issue 25, docs/compatibility.md §22): `withdraw` signs,
+ * EVM and ERC20 withdrawals through the RPC (issue 25, docs/compatibility.md §23): `withdraw` signs,
  * `send_raw_transaction` broadcasts, the devnet chain (EDR, which we did not write) mines it, and
  * the balances after are the balances before minus the amount and the fee. Also `max`, EIP-1559,
  * the legacy forms, the nonce book, and the node round trips a withdrawal costs.

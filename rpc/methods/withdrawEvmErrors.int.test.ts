@@ -1,5 +1,5 @@
 /**
- * Every refusal of an EVM/ERC20 withdrawal through the RPC (issue 25, docs/compatibility.md §22):
+ * Every refusal of an EVM/ERC20 withdrawal through the RPC (issue 25, docs/compatibility.md §23):
  * the reference's error types, HTTP statuses and `error_data`; and a refused withdrawal changes
  * nothing (no event, no nonce, no balance). HD senders (`from`) on a mnemonic wallet.
  */

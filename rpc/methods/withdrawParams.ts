@@ -1,5 +1,5 @@
 /**
- * Wire params of a withdrawal → the domain command (docs/compatibility.md §22). Each fee type
+ * Wire params of a withdrawal → the domain command (docs/compatibility.md §23). Each fee type
  * takes its own fields; a field of another type, a missing one, or a field this service cannot
  * honour (`broadcast: true`, `ibc_source_channel`) is refused naming it, never dropped.
  */

@@ -1,5 +1,5 @@
 /**
- * QRC20 withdrawals through the RPC (issue 25, docs/compatibility.md §22): a token enabled with
+ * QRC20 withdrawals through the RPC (issue 25, docs/compatibility.md §23): a token enabled with
  * legacy `enable` on the Qtum daemon double; `withdraw` builds the `OP_CALL` transfer and pays gas
  * and fee from the key's QTUM outputs; `send_raw_transaction` hands it to the double, which checks
  * inputs and signatures and runs the call on the EVM devnet: the recipient holds the tokens.

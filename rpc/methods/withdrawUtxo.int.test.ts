@@ -1,5 +1,5 @@
 /**
- * UTXO withdrawals through the RPC (issue 25, docs/compatibility.md §22) on litecoind regtest:
+ * UTXO withdrawals through the RPC (issue 25, docs/compatibility.md §23) on litecoind regtest:
  * `withdraw` (v2 and legacy) and `task::withdraw` sign, `send_raw_transaction` broadcasts over
  * Electrum or the native daemon, litecoind (which we did not write) accepts and mines, and the
  * recipient holds the amount. Errors with their payloads, `max`, and an HD wallet's `from`.

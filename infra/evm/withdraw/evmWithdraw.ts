@@ -1,5 +1,5 @@
 /**
- * The EVM family's withdraw capability (issue 25, docs/compatibility.md §22): ETH-protocol coins
+ * The EVM family's withdraw capability (issue 25, docs/compatibility.md §23): ETH-protocol coins
  * and ERC20 tokens. `prepare` checks the request, reads the node (one batch, see
  * `evmWithdrawReads.ts`), checks the balances, takes the nonce from the book, signs and answers;
  * it never broadcasts. `broadcast` hands a signed transaction to the coin's nodes and books its nonce.

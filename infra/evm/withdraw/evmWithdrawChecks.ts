@@ -1,5 +1,5 @@
 /**
- * What an EVM withdrawal checks before it reads the chain (docs/compatibility.md §22, the
+ * What an EVM withdrawal checks before it reads the chain (docs/compatibility.md §23, the
  * reference's `eth.rs` `valid_addr_from_str`, `get_eth_gas_details_from_withdraw_fee`): the
  * recipient in its exact EIP-55 form, a fee type that fits, EIP-1559 allowed by the coin, and no
  * field the chain cannot carry.
