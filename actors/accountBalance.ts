@@ -13,10 +13,14 @@ import type { WatchedBalance, WatchRead } from './ports/balanceWatch.ts';
 import { watchKey } from '../machines/balanceWatch.machine.ts';
 import type { WatchedValue } from './balanceWatchers.ts';
 
+/** Every chain of the account: `task::account_balance` lists both (the reference's `all_known_addresses_balances`). */
+export const ALL_CHAINS = 'all';
+
 /** Which addresses of which account: `paging` absent is page 1. */
 export interface AccountPageRequest {
   readonly accountIndex: number;
-  readonly chain: Bip44Chain;
+  /** One chain (`account_balance`), or {@link ALL_CHAINS}: External then Internal. */
+  readonly chain: Bip44Chain | typeof ALL_CHAINS;
   readonly limit: number;
   readonly paging?: PagingOptions;
   /** A token of the coin: only its balances (absent: the coin's and every token's). */
@@ -72,8 +76,8 @@ export async function readAccountPage(coin: ActivatedCoin, request: AccountPageR
   if (request.accountIndex !== hd.accountId) {
     throw new ActivationError(ErrorType.UnknownAccount, `HD account '${request.accountIndex}' is not activated`, { account_id: request.accountIndex });
   }
-  // The listing holds one chain's addresses, in address-id order from 0.
-  const listed = hd.chain === request.chain ? hd.addresses : [];
+  // The listing holds each chain's addresses in address-id order from 0, External first.
+  const listed = request.chain === ALL_CHAINS ? hd.addresses : hd.addresses.filter((a) => a.chain === request.chain);
   const from = firstAddressId(request.limit, request.paging);
   const page = listed.slice(from, from + request.limit);
   const all = new Map<string, number>([[coin.ticker, coin.decimals], ...coin.tokens.map((t) => [t.ticker, t.decimals] as const)]);

@@ -1,5 +1,5 @@
 import { formatAmount } from '../spec/amount.ts';
-import type { ActivatedTokenInfo, ActivationSummary, BalanceInfo } from '../spec/events.ts';
+import type { ActivatedTokenInfo, ActivationSummary, BalanceInfo, NewAddressRead } from '../spec/events.ts';
 export type { ActivationSummary } from '../spec/events.ts';
 import type { DerivationMethod } from '../spec/derivationMethod.ts';
 import type { NftHolding } from '../spec/nft.ts';
@@ -198,6 +198,32 @@ export interface HdListedAddress {
   readonly balances: Readonly<Record<string, Balance>>;
 }
 
+/** One address of an HD account as its family reads it: how often it was used, and its balances by ticker. */
+export interface HdAddressRead extends HdListedAddress {
+  /** The address id on its chain. */
+  readonly addressIndex: number;
+  /** Transactions that touched it (0 and no balance: unused). */
+  readonly txCount: bigint;
+}
+
+/**
+ * How an HD coin reaches more addresses of its account after activation (`get_new_address`,
+ * `scan_for_new_addresses`): the family derives them from the same key and reads them in one round
+ * trip through the coin's own nodes. Held in memory with the coin, never in an event.
+ */
+export interface HdAddressSource {
+  /**
+   * Derives addresses `indices` of `chain` and reads each one's use and its balances (the coin's
+   * and each of `tokens`', by ticker), in one round trip; must stop when `signal` aborts.
+   */
+  read(
+    chain: 'External' | 'Internal',
+    indices: readonly number[],
+    tokens: readonly { readonly ticker: string; readonly contractAddress: string }[],
+    signal: AbortSignal,
+  ): Promise<{ readonly currentBlock: number; readonly addresses: readonly HdAddressRead[] }>;
+}
+
 /** An HD account as an activation found it. */
 export interface HdAccountListing {
   readonly walletId: string;
@@ -207,7 +233,46 @@ export interface HdAccountListing {
   readonly chain: 'External' | 'Internal';
   /** Used addresses now known (recorded so later activations need not rescan). */
   readonly knownAddresses: number;
+  /** Every listed address, External ones first, each chain in address-id order from 0. */
   readonly addresses: readonly HdListedAddress[];
+  /** The activation's `gap_limit`: `get_new_address` and `scan_for_new_addresses` default to it. */
+  readonly gapLimit?: number;
+  /** More addresses of the account (absent: the family reaches none after activation). */
+  readonly source?: HdAddressSource;
+}
+
+/** Whether an address was ever used: a transaction touched it, or it holds a balance of any ticker. */
+export function isUsedAddress(read: HdAddressRead): boolean {
+  return read.txCount > 0n || Object.values(read.balances).some((b) => b.spendable > 0n || b.unspendable > 0n);
+}
+
+/** How many addresses of `chain` the coin's HD account lists (its next address id). */
+export function listedOn(coin: ActivatedCoin, chain: 'External' | 'Internal'): number {
+  return coin.hd?.addresses.filter((a) => a.chain === chain).length ?? 0;
+}
+
+/**
+ * An address as events record it: balances as decimal strings in each ticker's unit, none at all
+ * with `unused` (a scan's gap address, which the reference lists with an empty balance map).
+ */
+export function summarizeHdAddress(coin: ActivatedCoin, read: HdAddressRead, unused = false): NewAddressRead {
+  const decimalsOf = new Map<string, number>([[coin.ticker, coin.decimals], ...coin.tokens.map((t) => [t.ticker, t.decimals] as const)]);
+  const balances = unused ? {} : Object.fromEntries(Object.entries(read.balances).map(([ticker, b]) => [ticker, balanceInfo(b, decimalsOf.get(ticker) ?? 0)]));
+  return { address: read.address, derivationPath: read.derivationPath, chain: read.chain, addressIndex: read.addressIndex, balances };
+}
+
+/**
+ * The coin with `found` added to its HD account's listing (an address already listed keeps its
+ * place and takes the new read). Each chain stays in address-id order, External first.
+ */
+export function withHdAddresses(coin: ActivatedCoin, found: readonly HdAddressRead[]): ActivatedCoin {
+  const hd = coin.hd;
+  if (hd === undefined || found.length === 0) return coin;
+  const byPath = new Map<string, HdListedAddress>(hd.addresses.map((a) => [a.derivationPath, a]));
+  for (const { address, derivationPath, chain, balances } of found) byPath.set(derivationPath, { address, derivationPath, chain, balances });
+  const idOf = (path: string) => Number(path.slice(path.lastIndexOf('/') + 1));
+  const order = (a: HdListedAddress, b: HdListedAddress) => (a.chain === b.chain ? idOf(a.derivationPath) - idOf(b.derivationPath) : a.chain === 'External' ? -1 : 1);
+  return { ...coin, hd: { ...hd, addresses: [...byPath.values()].sort(order) } };
 }
 
 /** What a successful activation knows about the coin. */

@@ -1,15 +1,16 @@
 import { assign, emit, fromCallback, fromPromise, not, sendTo, setup, stateIn, type AnyEventObject } from 'xstate';
-import type { AccountBalanceRead, DomainEvent, ErrorInfo } from '../spec/events.ts';
+import type { AccountBalanceRead, DomainEvent, ErrorInfo, NewAddressRead, ScannedAddressesRead } from '../spec/events.ts';
 import { ActivationError, ErrorType, toActivationError } from '../spec/errors.ts';
 import { withDeviceKey, type ActivationPlan, type ActivationSummary, type DeviceKey } from './activation.types.ts';
 
 /**
  * One run of a task, of every kind (`task::enable_eth`, `task::enable_utxo`, `task::enable_qtum`,
- * `task::account_balance`: spec 3.2 holds for each). For the activation kinds what differs is the
- * plan, which the task manager provides, and how an `Ok` result is rendered. A
- * `task::account_balance` run ({@link TaskWork.AccountBalance}) skips planning, device and
- * activation: it reports `RequestingAccountBalance` while its invoked read runs, and ends the same
- * way (`ok` with the read, `failed`, `cancelled` at any time). In progress it
+ * `task::account_balance`, `task::get_new_address`, `task::scan_for_new_addresses`: spec 3.2 holds
+ * for each). For the activation kinds what differs is the plan, which the task manager provides,
+ * and how an `Ok` result is rendered. The account kinds ({@link TaskWork}) skip planning, device
+ * and activation: each reports its one in-progress detail ({@link ACCOUNT_WORK_DETAILS}) while its
+ * invoked work on the account runs, and ends the same way (`ok` with the result, `failed`,
+ * `cancelled` at any time). In progress an activation
  * reports `ActivatingCoin`, `WaitingForHardwareToConnect`, `FollowHwDeviceInstructions`,
  * `RequestingWalletBalance`, `Finishing`, or `UserActionRequired` while the device PIN is
  * awaited; it ends `ok`, `failed` or
@@ -21,6 +22,8 @@ import { withDeviceKey, type ActivationPlan, type ActivationSummary, type Device
 export const TaskDetails = {
   ActivatingCoin: 'ActivatingCoin',
   RequestingAccountBalance: 'RequestingAccountBalance',
+  Preparing: 'Preparing',
+  InProgress: 'InProgress',
   RequestingWalletBalance: 'RequestingWalletBalance',
   Finishing: 'Finishing',
   WaitingForHardwareToConnect: 'WaitingForHardwareToConnect',
@@ -44,9 +47,27 @@ export interface HardwareTimeouts {
   readonly confirmMs: number;
 }
 
-/** What a task does: activate a coin, or read an HD account's balances. */
-export const TaskWork = { Activation: 'activation', AccountBalance: 'account_balance' } as const;
+/** What a task does: activate a coin, or work on an enabled coin's HD account (read it, add an address, scan it). */
+export const TaskWork = {
+  Activation: 'activation',
+  AccountBalance: 'account_balance',
+  NewAddress: 'get_new_address',
+  ScanAddresses: 'scan_for_new_addresses',
+} as const;
 export type TaskWork = (typeof TaskWork)[keyof typeof TaskWork];
+
+/** The in-progress detail of each account work while it runs (the reference's first status of each task). */
+export const ACCOUNT_WORK_DETAILS: Readonly<Record<Exclude<TaskWork, 'activation'>, string>> = {
+  [TaskWork.AccountBalance]: TaskDetails.RequestingAccountBalance,
+  [TaskWork.NewAddress]: TaskDetails.Preparing,
+  [TaskWork.ScanAddresses]: TaskDetails.InProgress,
+};
+
+/** What an account work found: the read account, the new address, or the scanned addresses. */
+export type AccountWorkResult =
+  | { readonly accountBalance: AccountBalanceRead }
+  | { readonly newAddress: NewAddressRead }
+  | { readonly scannedAddresses: ScannedAddressesRead };
 
 export interface ActivationTaskInput {
   readonly taskId: number;
@@ -75,8 +96,8 @@ export interface ActivationTaskContext extends ActivationTaskInput {
   readonly planned: PlannedTask | null;
   readonly key: DeviceKey | null;
   readonly result: ActivationSummary | null;
-  /** A `task::account_balance` run's read, once done. */
-  readonly accountBalance: AccountBalanceRead | null;
+  /** An account work's result, once done. */
+  readonly accountResult: AccountWorkResult | null;
   readonly error: ErrorInfo | null;
 }
 
@@ -100,7 +121,7 @@ export type ActivationTaskEvent = ActivationTaskCommand | DeviceSessionEvent | C
 
 export type ActivationTaskOutput =
   | { readonly ok: true; readonly result: ActivationSummary }
-  | { readonly ok: true; readonly accountBalance: AccountBalanceRead }
+  | ({ readonly ok: true } & AccountWorkResult)
   | { readonly ok: false; readonly error: ErrorInfo | null };
 
 /** The hardware waits: what each awaits (for its error) and which timeout bounds it. */
@@ -141,8 +162,8 @@ export const activationTaskMachine = setup({
     activateCoin: fromCallback<AnyEventObject, { plan: ActivationPlan }>(() => {
       throw new Error('activateCoin is provided by the task manager');
     }),
-    readAccountBalance: fromPromise<AccountBalanceRead, { taskId: number }>(async () => {
-      throw new Error('readAccountBalance is provided by the task manager');
+    workOnAccount: fromPromise<AccountWorkResult, { taskId: number }>(async () => {
+      throw new Error('workOnAccount is provided by the task manager');
     }),
   },
   delays: {
@@ -152,7 +173,7 @@ export const activationTaskMachine = setup({
   },
   guards: {
     usesHardware: ({ event }) => (event as { output?: PlannedTask }).output?.device !== undefined,
-    readsAccount: ({ context }) => context.work === TaskWork.AccountBalance,
+    worksOnAccount: ({ context }) => context.work !== undefined && context.work !== TaskWork.Activation,
   },
   actions: {
     progress: emit(({ context }, params: { status: 'InProgress' | 'UserActionRequired'; details: string }) => ({
@@ -164,18 +185,21 @@ export const activationTaskMachine = setup({
   },
 }).createMachine({
   id: 'activationTask',
-  context: ({ input }) => ({ ...input, planned: null, key: null, result: null, accountBalance: null, error: null }),
+  context: ({ input }) => ({ ...input, planned: null, key: null, result: null, accountResult: null, error: null }),
   initial: 'starting',
   // Once the chain work is done (`finishing`) the coin is being recorded: too late to cancel.
   on: { CANCEL: { guard: not(stateIn({ activating: 'finishing' })), target: '.cancelled' } },
   states: {
-    starting: { always: [{ guard: 'readsAccount', target: 'readingAccount' }, { target: 'planning' }] },
-    readingAccount: {
-      entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.RequestingAccountBalance } },
+    starting: { always: [{ guard: 'worksOnAccount', target: 'workingOnAccount' }, { target: 'planning' }] },
+    workingOnAccount: {
+      entry: emit(({ context }) => ({
+        type: 'TaskProgressed' as const,
+        data: { taskId: context.taskId, status: 'InProgress' as const, details: ACCOUNT_WORK_DETAILS[context.work as Exclude<TaskWork, 'activation'>] },
+      })),
       invoke: {
-        src: 'readAccountBalance',
+        src: 'workOnAccount',
         input: ({ context }) => ({ taskId: context.taskId }),
-        onDone: { target: 'ok', actions: assign({ accountBalance: ({ event }) => event.output }) },
+        onDone: { target: 'ok', actions: assign({ accountResult: ({ event }) => event.output }) },
         onError: { target: 'failed', actions: 'fail' },
       },
     },
@@ -253,7 +277,7 @@ export const activationTaskMachine = setup({
       type: 'final',
       entry: emit(({ context }) => ({
         type: 'TaskSucceeded' as const,
-        data: context.accountBalance !== null ? { taskId: context.taskId, accountBalance: context.accountBalance } : { taskId: context.taskId, activation: context.result! },
+        data: context.accountResult !== null ? { taskId: context.taskId, ...context.accountResult } : { taskId: context.taskId, activation: context.result! },
       })),
     },
     failed: {
@@ -270,7 +294,7 @@ export const activationTaskMachine = setup({
   },
   output: ({ context }): ActivationTaskOutput => {
     if (context.result) return { ok: true, result: context.result };
-    if (context.accountBalance) return { ok: true, accountBalance: context.accountBalance };
+    if (context.accountResult) return { ok: true, ...context.accountResult };
     return { ok: false, error: context.error };
   },
 });

@@ -54,6 +54,9 @@ export const ErrorType = {
   // `account_balance` and `task::account_balance::*` (docs/compatibility.md §21; the reference's `HDAccountBalanceRpcError`)
   CoinIsActivatedNotWithHDWallet: 'CoinIsActivatedNotWithHDWallet',
   UnknownAccount: 'UnknownAccount',
+  // `get_new_address` and `task::get_new_address::*` (docs/compatibility.md §22; the reference's `GetNewAddressRpcError`)
+  EmptyAddressesLimitReached: 'EmptyAddressesLimitReached',
+  AddressLimitReached: 'AddressLimitReached',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -99,6 +102,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorType, number>> = {
   DisableError: 400,
   CoinIsActivatedNotWithHDWallet: 400,
   UnknownAccount: 400,
+  EmptyAddressesLimitReached: 400,
+  AddressLimitReached: 400,
 };
 
 export interface ActivationErrorOptions {

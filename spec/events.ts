@@ -1,8 +1,12 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { compile } from './validate.ts';
 import { CoinSettings } from './coinSettings.ts';
 import { NftHolding } from './nft.ts';
 import { TaskKind } from './taskKind.ts';
+import { EventBalance, event } from './eventParts.ts';
+import { AddressCreated, AddressesScanned, NewAddressRead, ScannedAddressesRead } from './hdAddressEvents.ts';
+
+export { AddressCreated, AddressesScanned, NewAddressRead, ScannedAddressesRead };
 
 /**
  * Domain events: the audit trail of the service. Every state change of an activation actor is one
@@ -10,7 +14,7 @@ import { TaskKind } from './taskKind.ts';
  * URL (URLs often embed provider API keys).
  */
 
-const Balance = Type.Object({ spendable: Type.String(), unspendable: Type.String() });
+const Balance = EventBalance;
 const ErrorInfo = Type.Object({
   errorType: Type.String(),
   message: Type.String(),
@@ -24,10 +28,6 @@ const ActivatedToken = Type.Object({
   /** The token's settings (issue 13); absent in events written before they were kept. */
   settings: Type.Optional(CoinSettings),
 });
-
-function event<K extends string, D extends TSchema>(type: K, data: D) {
-  return Type.Object({ type: Type.Literal(type), data });
-}
 
 export const SessionStarted = event(
   'SessionStarted',
@@ -276,7 +276,7 @@ export const TaskCreated = event(
     /** The key policy of an activation's command; absent for a `task::account_balance` read. */
     keyPolicy: Type.Optional(Type.String()),
     getBalances: Type.Boolean(),
-    /** The account a `task::account_balance` task reads; absent for activations. */
+    /** The account a `task::account_balance`, `get_new_address` or `scan_for_new_addresses` task works on; absent for activations. */
     accountIndex: Type.Optional(Type.Integer({ minimum: 0 })),
     /** `client_id` of `init` (issue 15): its `/event-stream` connections hear the task; absent before it was kept. */
     clientId: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -291,6 +291,8 @@ export const TaskSucceeded = event(
   Type.Union([
     Type.Object({ taskId: Type.Integer(), activation: CoinActivated.properties.data }),
     Type.Object({ taskId: Type.Integer(), accountBalance: AccountBalanceRead }),
+    Type.Object({ taskId: Type.Integer(), newAddress: NewAddressRead }),
+    Type.Object({ taskId: Type.Integer(), scannedAddresses: ScannedAddressesRead }),
   ]),
 );
 export const TaskFailed = event('TaskFailed', Type.Object({ taskId: Type.Integer(), error: ErrorInfo }));
@@ -322,6 +324,8 @@ export const DomainEvent = Type.Union([
   NodeAttempted,
   TokensRead,
   HdWindowScanned,
+  AddressCreated,
+  AddressesScanned,
   TaskCreated,
   TaskProgressed,
   HardwarePinEntered,

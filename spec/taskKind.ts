@@ -13,6 +13,10 @@ export const TaskKind = {
   EnableQtum: 'enable_qtum',
   /** The balances of an enabled coin's HD account (docs/compatibility.md §21): no activation. */
   AccountBalance: 'account_balance',
+  /** A new address of an enabled coin's HD account (docs/compatibility.md §22): no activation. */
+  GetNewAddress: 'get_new_address',
+  /** A scan of an enabled coin's HD account beyond its known addresses (docs/compatibility.md §22). */
+  ScanForNewAddresses: 'scan_for_new_addresses',
 } as const;
 export type TaskKind = (typeof TaskKind)[keyof typeof TaskKind];
 

@@ -32,7 +32,7 @@ export const interruptedMessage = (sessionId: string): string =>
 export function nextTaskRecord(prev: TaskHeader | undefined, event: StoredEvent): TaskRecord | undefined {
   if (event.type === 'TaskCreated') {
     const header = taskHeaderOf(event);
-    return { ...header, view: { state: 'InProgress', details: header.kind === TaskKind.AccountBalance ? 'RequestingAccountBalance' : 'ActivatingCoin' } };
+    return { ...header, view: { state: 'InProgress', details: FIRST_DETAILS[header.kind] ?? 'ActivatingCoin' } };
   }
   const view = taskViewAfter(event);
   if (prev === undefined || view === undefined) return undefined;
@@ -40,6 +40,13 @@ export function nextTaskRecord(prev: TaskHeader | undefined, event: StoredEvent)
   // A KV value written before kinds were kept has none: it was an enable_eth task.
   return { taskId, kind: taskKindOf(kind), ticker, getBalances, sessionId, view };
 }
+
+/** A task's first in-progress details where it is not `ActivatingCoin` (as the task machine reports them). */
+const FIRST_DETAILS: Partial<Record<TaskKind, string>> = {
+  [TaskKind.AccountBalance]: 'RequestingAccountBalance',
+  [TaskKind.GetNewAddress]: 'Preparing',
+  [TaskKind.ScanForNewAddresses]: 'InProgress',
+};
 
 /** The header a `TaskCreated` gives its task. */
 export function taskHeaderOf(event: Extract<StoredEvent, { type: 'TaskCreated' }>): TaskHeader {
@@ -64,12 +71,20 @@ export function taskIdOf(event: StoredEvent): number | undefined {
   }
 }
 
+/** The `Ok` view of a task's result, by what it did (activate, read an account, add addresses). */
+function taskOkView(data: Extract<StoredEvent, { type: 'TaskSucceeded' }>['data']): TaskView {
+  if ('activation' in data) return { state: 'Ok', result: data.activation };
+  if ('accountBalance' in data) return { state: 'Ok', accountBalance: data.accountBalance };
+  if ('newAddress' in data) return { state: 'Ok', newAddress: data.newAddress };
+  return { state: 'Ok', scannedAddresses: data.scannedAddresses };
+}
+
 function taskViewAfter(event: StoredEvent): TaskView | undefined {
   switch (event.type) {
     case 'TaskProgressed':
       return { state: event.data.status, details: event.data.details };
     case 'TaskSucceeded':
-      return 'activation' in event.data ? { state: 'Ok', result: event.data.activation } : { state: 'Ok', accountBalance: event.data.accountBalance };
+      return taskOkView(event.data);
     case 'TaskFailed':
       return { state: 'Error', error: event.data.error };
     case 'TaskInterrupted': {
