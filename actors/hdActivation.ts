@@ -1,15 +1,19 @@
 /**
  * HD activation of an account (EVM and TRON platforms with their tokens, UTXO coins): scan the account chain
  * (batched, see hdScan.ts), list its addresses with their balances, and enable the
- * `path_to_address` one. Families supply the chain read and how a key becomes an address.
+ * `path_to_address` one. Families supply the chain read and how a key becomes an address; the coin
+ * keeps an {@link HdAddressSource} over them, so that more addresses are reached later
+ * (`get_new_address`, `scan_for_new_addresses`: actors/hdAddresses.ts).
  */
 import type { CoinEntry } from '../spec/coins.ts';
 import type { HdKeyProvider } from './ports/keyProvider.ts';
 import type { PublicKey } from './ports/keyProvider.ts';
-import type { ActivatedCoin, ActivationPlan, Balance, ChainFamilyId, HdActivation } from '../machines/activation.types.ts';
+import type { ActivatedCoin, ActivationPlan, Balance, ChainFamilyId, HdActivation, HdAddressRead, HdAddressSource } from '../machines/activation.types.ts';
 import { scanHdAccount, type AddressRead } from './hdScan.ts';
 import type { PlannedToken } from './platformPlan.ts';
 import { currentActivationProgress } from './ports/activationProgress.ts';
+
+type Chain = 'External' | 'Internal';
 
 /** What a family gives the HD activation. */
 export interface HdAccountDeps {
@@ -20,8 +24,8 @@ export interface HdAccountDeps {
   readonly decimals: number;
   /** The address shown to users and the form the chain read takes (e.g. TRON base58 / EVM hex). */
   addressOf(publicKey: PublicKey): { readonly display: string; readonly owner: string };
-  /** One round trip: the block, unknown token decimals and every owner's read. */
-  read(owners: readonly string[]): Promise<{ currentBlock: number; decimals: number[]; addresses: AddressRead[] }>;
+  /** One round trip: the block, unknown decimals of `tokens` and every owner's read (tokens in order); stops when `signal` aborts. */
+  read(owners: readonly string[], tokens: readonly PlannedToken[], signal: AbortSignal): Promise<{ currentBlock: number; decimals: number[]; addresses: AddressRead[] }>;
   /** The active coin's connection, reading for the enabled address from now on. */
   connectionFor(owner: string): unknown;
 }
@@ -31,22 +35,36 @@ const spendable = (raw: bigint): Balance => ({ spendable: raw, unspendable: 0n }
 const coinBalance = (read: AddressRead): Balance => ({ spendable: read.native, unspendable: read.unspendable ?? 0n });
 
 /** Scans, then builds the activated coin: the enabled address's balances plus the account listing. */
-export async function activateHdAccount(plan: ActivationPlan, hd: HdActivation, deps: HdAccountDeps): Promise<ActivatedCoin> {
-  const path = (addressId: number) => ({ accountId: hd.accountId, chain: hd.chain, addressId });
-  const derived = new Map<number, { publicKey: PublicKey; display: string; owner: string }>();
-  const derive = async (index: number) => {
-    let entry = derived.get(index);
+export async function activateHdAccount(plan: ActivationPlan, hd: HdActivation, deps: HdAccountDeps, signal: AbortSignal): Promise<ActivatedCoin> {
+  const path = (chain: Chain, addressId: number) => ({ accountId: hd.accountId, chain, addressId });
+  const derived = new Map<string, { publicKey: PublicKey; display: string; owner: string }>();
+  const derive = async (chain: Chain, index: number) => {
+    let entry = derived.get(`${chain}/${index}`);
     if (entry === undefined) {
-      const publicKey = await deps.keys.publicKey(deps.entry, path(index));
+      const publicKey = await deps.keys.publicKey(deps.entry, path(chain, index));
       entry = { publicKey, ...deps.addressOf(publicKey) };
-      derived.set(index, entry);
+      derived.set(`${chain}/${index}`, entry);
     }
     return entry;
+  };
+  /** Addresses `indices` of `chain` read with `tokens`, balances keyed by ticker. */
+  const source: HdAddressSource = {
+    async read(chain, indices, tokens, readSignal) {
+      const keys = await Promise.all(indices.map((i) => derive(chain, i)));
+      const read = await deps.read(keys.map((k) => k.owner), tokens, readSignal);
+      const addresses = read.addresses.map((r, k): HdAddressRead => {
+        const balances: Record<string, Balance> = { [plan.ticker]: coinBalance(r) };
+        tokens.forEach((t, i) => (balances[t.ticker] = spendable(r.tokens[i] ?? 0n)));
+        const addressIndex = indices[k]!;
+        return { address: keys[k]!.display, derivationPath: deps.keys.addressPath(deps.entry, path(chain, addressIndex)), chain, addressIndex, txCount: r.txCount, balances };
+      });
+      return { currentBlock: read.currentBlock, addresses };
+    },
   };
   const progress = currentActivationProgress();
   const scan = await scanHdAccount(
     hd,
-    async (indices) => deps.read(await Promise.all(indices.map(async (i) => (await derive(i)).owner))),
+    async (indices) => deps.read(await Promise.all(indices.map(async (i) => (await derive(hd.chain, i)).owner)), deps.tokens, signal),
     (window) => progress?.hdWindowScanned({ accountIndex: hd.accountId, chain: hd.chain, ...window }),
   );
   // Every read held every token (for each address checked): all of them are read.
@@ -54,13 +72,18 @@ export async function activateHdAccount(plan: ActivationPlan, hd: HdActivation, 
   const decimals = deps.tokens.map((t, i) => scan.decimals[i] ?? t.decimals ?? 0);
   const listing = await Promise.all(
     scan.addresses.map(async (read, index) => {
-      const { display } = await derive(index);
+      const { display } = await derive(hd.chain, index);
       const balances: Record<string, Balance> = { [plan.ticker]: coinBalance(read) };
       deps.tokens.forEach((t, i) => (balances[t.ticker] = spendable(read.tokens[i] ?? 0n)));
-      return { address: display, derivationPath: deps.keys.addressPath(deps.entry, path(index)), chain: hd.chain, balances };
+      return { address: display, derivationPath: deps.keys.addressPath(deps.entry, path(hd.chain, index)), chain: hd.chain, balances };
     }),
   );
-  const enabled = await derive(hd.addressId);
+  // The other chain's recorded addresses (handed out or found since an earlier activation): listed, not scanned.
+  const others = hd.otherChainAddresses ?? 0;
+  const tokens = deps.tokens.map((t, i) => ({ ...t, decimals: decimals[i] }));
+  const other = others === 0 ? [] : (await source.read(hd.chain === 'External' ? 'Internal' : 'External', [...Array(others).keys()], tokens, signal)).addresses;
+  const otherListing = other.map(({ address, derivationPath, chain, balances }) => ({ address, derivationPath, chain, balances }));
+  const enabled = await derive(hd.chain, hd.addressId);
   const enabledRead = scan.addresses[hd.addressId]!;
   return {
     ticker: plan.ticker,
@@ -68,7 +91,7 @@ export async function activateHdAccount(plan: ActivationPlan, hd: HdActivation, 
     address: enabled.display,
     pubkey: enabled.publicKey.uncompressedHex,
     derivationMethod: 'HDWallet',
-    derivationPath: deps.keys.addressPath(deps.entry, path(hd.addressId)),
+    derivationPath: deps.keys.addressPath(deps.entry, path(hd.chain, hd.addressId)),
     currentBlock: scan.currentBlock,
     decimals: deps.decimals,
     ...(plan.getBalances ? { balance: coinBalance(enabledRead) } : {}),
@@ -84,7 +107,10 @@ export async function activateHdAccount(plan: ActivationPlan, hd: HdActivation, 
       accountPath: deps.keys.accountPath(deps.entry, hd.accountId),
       chain: hd.chain,
       knownAddresses: scan.knownAddresses,
-      addresses: listing,
+      // External first, each chain in address-id order (as `withHdAddresses` keeps it).
+      addresses: hd.chain === 'External' ? [...listing, ...otherListing] : [...otherListing, ...listing],
+      gapLimit: hd.gapLimit,
+      source,
     },
     connection: deps.connectionFor(enabled.owner),
   };

@@ -103,6 +103,11 @@ export interface HdScanPlan {
   readonly minAddresses: number;
   /** Addresses known from earlier activations (0 for a new wallet). */
   readonly knownAddresses: number;
+  /**
+   * Addresses recorded on the account's other chain (handed out or found after an earlier
+   * activation, e.g. `Internal` ones): listed too, read but not scanned. @default 0
+   */
+  readonly otherChainAddresses?: number;
 }
 
 /** An HD activation: the scan and the wallet it belongs to (a public id, never the seed). */
@@ -219,7 +224,7 @@ export interface HdAddressSource {
   read(
     chain: 'External' | 'Internal',
     indices: readonly number[],
-    tokens: readonly { readonly ticker: string; readonly contractAddress: string }[],
+    tokens: readonly { readonly ticker: string; readonly contractAddress: string; readonly decimals: number | undefined }[],
     signal: AbortSignal,
   ): Promise<{ readonly currentBlock: number; readonly addresses: readonly HdAddressRead[] }>;
 }

@@ -11,6 +11,7 @@ import type { UtxoBackend, UtxoRead } from './utxoBackend.ts';
 import type { ElectrumPlanParams } from './utxoPlan.ts';
 import { electrumScripthash } from './utxoAddress.ts';
 import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
+import type { ElectrumWatchSource } from './electrumBalanceWatch.ts';
 
 export interface ElectrumBackendOptions {
   readonly clock: Clock;
@@ -42,19 +43,25 @@ export function createElectrumPool(params: ElectrumPlanParams, options: Electrum
 /** The wallet's reads over `pool` (which the backend then owns: `close` closes it). */
 export function electrumBackendOver(pool: ElectrumPool, ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, compressedKey: Uint8Array): UtxoBackend {
   const read = reader(ticker, params, wallet, compressedKey);
-  const { balancePollMs } = balancePollOf(params.entry);
+  const hashes = wallet.scripts.map(electrumScripthash);
   return {
     read: (signal) => usePool(pool, ticker, signal, read),
-    watch: {
-      pool,
-      servers: params.servers.map((s) => s.url),
+    watch: electrumWatchSource(pool, params, {
       // A QRC20's balance is its contract's: no script hash tells it changed.
-      ...(params.qrc20 === undefined ? { scriptHashes: wallet.scripts.map(electrumScripthash) } : {}),
-      read,
-      ...(balancePollMs === undefined ? {} : { pollMs: balancePollMs }),
-    },
+      ...(params.qrc20 === undefined ? { scriptHashesOf: (address: string) => (address === wallet.address ? hashes : []) } : {}),
+      read: async (batch, addresses) => {
+        const now = await read(batch);
+        return { currentBlock: now.currentBlock, balances: new Map(addresses.map((a) => [a, now.balance])) };
+      },
+    }),
     close: () => pool.close(),
   };
+}
+
+/** How the balance watchers follow a coin over `pool`: its servers, poll interval, and `reads` (its addresses' script hashes and balances). */
+export function electrumWatchSource(pool: ElectrumPool, params: ElectrumPlanParams, reads: Pick<ElectrumWatchSource, 'scriptHashesOf' | 'read'>): ElectrumWatchSource {
+  const { balancePollMs } = balancePollOf(params.entry);
+  return { pool, servers: params.servers.map((s) => s.url), ...reads, ...(balancePollMs === undefined ? {} : { pollMs: balancePollMs }) };
 }
 
 /** One use of the pool: `read` with one server's batches; failures in the legacy wording. */

@@ -14,18 +14,19 @@ import type { ElectrumConnection } from '../electrum/electrumConnection.ts';
 import type { ElectrumPool } from '../electrum/electrumPool.ts';
 import type { ElectrumBatch } from './electrumAccountReader.ts';
 
-/** How an Electrum coin is watched: its pool, the script hashes that pay it, and its balance read. */
+/** How an Electrum coin is watched: its pool, the script hashes that pay each of its addresses, and their balance read. */
 export interface ElectrumWatchSource {
   readonly pool: ElectrumPool;
   /** The pool's server URLs: coins on the same servers share one watcher (in memory only). */
   readonly servers: readonly string[];
   /**
-   * The script hashes whose status tells the balance changed; absent for a QRC20, whose balance
-   * lives in its contract: it is read again at every block.
+   * The script hashes whose status tells the balance of `address` changed (every address of an HD
+   * account has its own); absent for a QRC20, whose balance lives in its contract: it is read
+   * again at every block.
    */
-  readonly scriptHashes?: readonly string[];
-  /** The coin's balance read (the activation's) with one server's batches. */
-  read(batch: ElectrumBatch): Promise<{ readonly currentBlock: number; readonly balance: Balance }>;
+  scriptHashesOf?(address: string): readonly string[];
+  /** The balances of `addresses` (the activation's read) with one server's batches, by address. */
+  read(batch: ElectrumBatch, addresses: readonly string[]): Promise<{ readonly currentBlock: number; readonly balances: ReadonlyMap<string, Balance> }>;
   /** Time between two polls of the block height when nothing is pushed (`balance_poll_s`). */
   readonly pollMs?: number;
 }
@@ -81,7 +82,8 @@ function watchedElectrumNode(own: ElectrumWatchSource, sources: ReadonlyMap<stri
     for (const b of balances) byPlatform.set(b.platform, [...(byPlatform.get(b.platform) ?? []), b]);
     return own.pool.use(async (connection) => {
       const batch: ElectrumBatch = (calls) => connection.batch(calls, signal);
-      const hashes = [...byPlatform.keys()].flatMap((p) => sources.get(p)?.scriptHashes ?? []);
+      const hashesOf = (platform: string, address: string) => sources.get(platform)?.scriptHashesOf?.(address);
+      const hashes = [...byPlatform].flatMap(([p, items]) => items.flatMap((b) => hashesOf(p, b.address) ?? []));
       const wasSubscribed = subscribed?.connection === connection ? new Set(subscribed.hashes) : new Set<string>();
       await subscribe(connection, hashes, signal);
       const values = new Map<string, { spendable: bigint; unspendable: bigint }>();
@@ -89,20 +91,23 @@ function watchedElectrumNode(own: ElectrumWatchSource, sources: ReadonlyMap<stri
       for (const [platform, items] of byPlatform) {
         const source = sources.get(platform);
         if (source === undefined) continue;
-        const scripts = source.scriptHashes;
-        // Read again only when a status changed, the hash was not subscribed yet, or nothing is known.
-        const stale = scripts === undefined || scripts.some((h) => changed.has(h) || !wasSubscribed.has(h)) || items.some((b) => b.balance === undefined);
-        if (!stale) {
-          for (const b of items) values.set(watchKey(b), b.balance!);
-          continue;
-        }
-        for (const h of scripts ?? []) changed.delete(h); // a notification during the read marks it again
+        const byAddress = new Map<string, WatchedBalance[]>();
+        for (const b of items) byAddress.set(b.address, [...(byAddress.get(b.address) ?? []), b]);
+        // Read again only the addresses whose status changed, whose hash was not subscribed yet, or whose balance is unknown.
+        const stale = [...byAddress].filter(([address, watched]) => {
+          const scripts = hashesOf(platform, address);
+          return scripts === undefined || scripts.some((h) => changed.has(h) || !wasSubscribed.has(h)) || watched.some((b) => b.balance === undefined);
+        });
+        for (const [address, watched] of byAddress) if (!stale.some(([a]) => a === address)) for (const b of watched) values.set(watchKey(b), b.balance!);
+        if (stale.length === 0) continue;
+        const scripts = stale.flatMap(([address]) => hashesOf(platform, address) ?? []);
+        for (const h of scripts) changed.delete(h); // a notification during the read marks it again
         try {
-          const now = await source.read(batch);
+          const now = await source.read(batch, stale.map(([address]) => address));
           block = Math.max(block, now.currentBlock);
-          for (const b of items) values.set(watchKey(b), now.balance);
+          for (const [address, watched] of stale) for (const b of watched) values.set(watchKey(b), now.balances.get(address)!);
         } catch (error) {
-          for (const h of scripts ?? []) changed.add(h);
+          for (const h of scripts) changed.add(h);
           throw error;
         }
       }

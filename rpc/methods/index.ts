@@ -15,6 +15,7 @@ import { nodeMethods, type NodeInfo, type ShutdownSignalStreams } from './nodeMe
 import { balanceStreamingMethods, type BalanceStreams } from './balanceStreaming.ts';
 import { accountBalanceMethod } from './accountBalance.ts';
 import { accountBalanceTaskMethods } from './accountBalanceTask.ts';
+import { getNewAddressMethod, hdAddressTaskMethods } from './hdAddresses.ts';
 
 /**
  * The service's method tables: `methods` by name, plus legacy forms of names that are also v2.
@@ -38,6 +39,8 @@ export function buildMethodTables(
       my_balance: myBalanceMethod(service),
       account_balance: accountBalanceMethod(service),
       ...accountBalanceTaskMethods(tasks, wireNames),
+      get_new_address: getNewAddressMethod(service),
+      ...hdAddressTaskMethods(tasks, wireNames),
       enable: legacyEnableMethod(service),
       electrum: legacyElectrumMethod(service),
       ...coinSettingsMethods(settings),

@@ -75,7 +75,14 @@ export function taskMethods<T extends TSchema>(
       handle: async (params) => ({ task_id: await tasks.init({ kind, command: init.toCommand(params), clientId: init.clientId(params) }) }),
     }),
     ...taskStatusMethods(tasks, names, kind),
-    [`${prefix}::user_action`]: defineMethod({
+    ...userActionMethod(tasks, kind),
+  };
+}
+
+/** `task::<kind>::user_action` (v2): the device PIN, for a task of this kind that awaits it. */
+export function userActionMethod(tasks: ActivationTasks, kind: TaskKind): Record<string, MethodDef<any>> {
+  return {
+    [`${taskMethod(kind)}::user_action`]: defineMethod({
       version: RpcVersion.V2,
       params: enableEthTaskUserActionParams,
       async handle({ task_id, user_action }) {
