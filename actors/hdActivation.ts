@@ -8,7 +8,7 @@
 import type { CoinEntry } from '../spec/coins.ts';
 import type { HdKeyProvider } from './ports/keyProvider.ts';
 import type { PublicKey } from './ports/keyProvider.ts';
-import type { ActivatedCoin, ActivationPlan, Balance, ChainFamilyId, HdActivation, HdAddressRead, HdAddressSource } from '../machines/activation.types.ts';
+import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance, type HdActivation, type HdAddressRead, type HdAddressSource } from '../machines/activation.types.ts';
 import { scanHdAccount, type AddressRead } from './hdScan.ts';
 import type { PlannedToken } from './platformPlan.ts';
 import { currentActivationProgress } from './ports/activationProgress.ts';
@@ -78,10 +78,13 @@ export async function activateHdAccount(plan: ActivationPlan, hd: HdActivation, 
       return { address: display, derivationPath: deps.keys.addressPath(deps.entry, path(hd.chain, index)), chain: hd.chain, balances };
     }),
   );
-  // The other chain's recorded addresses (handed out or found since an earlier activation): listed, not scanned.
-  const others = hd.otherChainAddresses ?? 0;
+  // The other chain's recorded addresses (handed out or found since an earlier activation): listed,
+  // not scanned, where the reference lists them (`all_known_addresses_balances`: both chains of a
+  // UTXO coin, External only for account-model coins).
+  const otherChain = hd.chain === 'External' ? 'Internal' : 'External';
+  const others = deps.family === ChainFamilyId.Utxo || otherChain === 'External' ? (hd.otherChainAddresses ?? 0) : 0;
   const tokens = deps.tokens.map((t, i) => ({ ...t, decimals: decimals[i] }));
-  const other = others === 0 ? [] : (await source.read(hd.chain === 'External' ? 'Internal' : 'External', [...Array(others).keys()], tokens, signal)).addresses;
+  const other = others === 0 ? [] : (await source.read(otherChain, [...Array(others).keys()], tokens, signal)).addresses;
   const otherListing = other.map(({ address, derivationPath, chain, balances }) => ({ address, derivationPath, chain, balances }));
   const enabled = await derive(hd.chain, hd.addressId);
   const enabledRead = scan.addresses[hd.addressId]!;
