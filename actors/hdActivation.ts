@@ -8,7 +8,7 @@
 import type { CoinEntry } from '../spec/coins.ts';
 import type { HdKeyProvider } from './ports/keyProvider.ts';
 import type { PublicKey } from './ports/keyProvider.ts';
-import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance, type HdActivation, type HdAddressRead, type HdAddressSource } from '../machines/activation.types.ts';
+import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance, type HdActivation, type HdAddressRead, type HdAddressSource, type HdScanPlan } from '../machines/activation.types.ts';
 import { scanHdAccount, type AddressRead } from './hdScan.ts';
 import type { PlannedToken } from './platformPlan.ts';
 import { currentActivationProgress } from './ports/activationProgress.ts';
@@ -62,30 +62,41 @@ export async function activateHdAccount(plan: ActivationPlan, hd: HdActivation, 
     },
   };
   const progress = currentActivationProgress();
-  const scan = await scanHdAccount(
-    hd,
-    async (indices) => deps.read(await Promise.all(indices.map(async (i) => (await derive(hd.chain, i)).owner)), deps.tokens, signal),
-    (window) => progress?.hdWindowScanned({ accountIndex: hd.accountId, chain: hd.chain, ...window }),
-  );
+  const scanChain = (plan: HdScanPlan) =>
+    scanHdAccount(
+      plan,
+      async (indices) => deps.read(await Promise.all(indices.map(async (i) => (await derive(plan.chain, i)).owner)), deps.tokens, signal),
+      (window) => progress?.hdWindowScanned({ accountIndex: hd.accountId, chain: plan.chain, ...window }),
+    );
+  // The other chain: listed where the reference's `all_known_addresses_balances` lists it (both
+  // chains of a UTXO coin, External only for account-model coins), and scanned with the path's
+  // chain where the reference's `scan_for_new_addresses` scans it (a UTXO coin's two chains).
+  const otherChain = hd.chain === 'External' ? 'Internal' : 'External';
+  const listsOther = deps.family === ChainFamilyId.Utxo || otherChain === 'External';
+  const otherPlan: HdScanPlan = {
+    accountId: hd.accountId,
+    chain: otherChain,
+    addressId: 0,
+    gapLimit: hd.gapLimit,
+    scan: hd.scan && deps.family === ChainFamilyId.Utxo,
+    minAddresses: 0,
+    knownAddresses: listsOther ? (hd.otherChainAddresses ?? 0) : 0,
+  };
+  const [scan, otherScan] = await Promise.all([scanChain(hd), otherPlan.scan || otherPlan.knownAddresses > 0 ? scanChain(otherPlan) : undefined]);
   // Every read held every token (for each address checked): all of them are read.
   if (deps.tokens.length > 0) progress?.tokensRead(deps.tokens.length, deps.tokens.length);
   const decimals = deps.tokens.map((t, i) => scan.decimals[i] ?? t.decimals ?? 0);
-  const listing = await Promise.all(
-    scan.addresses.map(async (read, index) => {
-      const { display } = await derive(hd.chain, index);
-      const balances: Record<string, Balance> = { [plan.ticker]: coinBalance(read) };
-      deps.tokens.forEach((t, i) => (balances[t.ticker] = spendable(read.tokens[i] ?? 0n)));
-      return { address: display, derivationPath: deps.keys.addressPath(deps.entry, path(hd.chain, index)), chain: hd.chain, balances };
-    }),
-  );
-  // The other chain's recorded addresses (handed out or found since an earlier activation): listed,
-  // not scanned, where the reference lists them (`all_known_addresses_balances`: both chains of a
-  // UTXO coin, External only for account-model coins).
-  const otherChain = hd.chain === 'External' ? 'Internal' : 'External';
-  const others = deps.family === ChainFamilyId.Utxo || otherChain === 'External' ? (hd.otherChainAddresses ?? 0) : 0;
-  const tokens = deps.tokens.map((t, i) => ({ ...t, decimals: decimals[i] }));
-  const other = others === 0 ? [] : (await source.read(otherChain, [...Array(others).keys()], tokens, signal)).addresses;
-  const otherListing = other.map(({ address, derivationPath, chain, balances }) => ({ address, derivationPath, chain, balances }));
+  const listed = (chain: Chain, reads: readonly AddressRead[]) =>
+    Promise.all(
+      reads.map(async (read, index) => {
+        const { display } = await derive(chain, index);
+        const balances: Record<string, Balance> = { [plan.ticker]: coinBalance(read) };
+        deps.tokens.forEach((t, i) => (balances[t.ticker] = spendable(read.tokens[i] ?? 0n)));
+        return { address: display, derivationPath: deps.keys.addressPath(deps.entry, path(chain, index)), chain, balances };
+      }),
+    );
+  const listing = await listed(hd.chain, scan.addresses);
+  const otherListing = await listed(otherChain, otherScan?.addresses ?? []);
   const enabled = await derive(hd.chain, hd.addressId);
   const enabledRead = scan.addresses[hd.addressId]!;
   return {
@@ -110,6 +121,7 @@ export async function activateHdAccount(plan: ActivationPlan, hd: HdActivation, 
       accountPath: deps.keys.accountPath(deps.entry, hd.accountId),
       chain: hd.chain,
       knownAddresses: scan.knownAddresses,
+      ...(otherScan !== undefined && otherScan.knownAddresses > 0 ? { otherChainKnown: otherScan.knownAddresses } : {}),
       // External first, each chain in address-id order (as `withHdAddresses` keeps it).
       addresses: hd.chain === 'External' ? [...listing, ...otherListing] : [...otherListing, ...listing],
       gapLimit: hd.gapLimit,

@@ -238,6 +238,8 @@ export interface HdAccountListing {
   readonly chain: 'External' | 'Internal';
   /** Used addresses now known (recorded so later activations need not rescan). */
   readonly knownAddresses: number;
+  /** Addresses known on the account's other chain (a UTXO coin's scan covers both), when any. */
+  readonly otherChainKnown?: number;
   /** Every listed address, External ones first, each chain in address-id order from 0. */
   readonly addresses: readonly HdListedAddress[];
   /** The activation's `gap_limit`: `get_new_address` and `scan_for_new_addresses` default to it. */
@@ -396,6 +398,7 @@ function summarizeHd(coin: ActivatedCoin, hd: HdAccountListing): NonNullable<Act
     accountPath: hd.accountPath,
     chain: hd.chain,
     knownAddresses: hd.knownAddresses,
+    ...(hd.otherChainKnown ? { otherChain: { chain: hd.chain === 'External' ? ('Internal' as const) : ('External' as const), knownAddresses: hd.otherChainKnown } } : {}),
     totalBalances: Object.fromEntries([...totals].map(([ticker, b]) => [ticker, balanceInfo(b, decimalsOf.get(ticker) ?? 0)])),
     addresses: hd.addresses.map((a) => ({
       address: a.address,

@@ -58,6 +58,11 @@ const HdListing = Type.Object({
   accountPath: Type.String(),
   chain: Type.Union([Type.Literal('External'), Type.Literal('Internal')]),
   knownAddresses: Type.Integer({ minimum: 0 }),
+  /**
+   * The account's other chain as the activation knew it (issue 26): a UTXO coin's scan covers both
+   * chains; absent when it knew no address there (and in events written before it was kept).
+   */
+  otherChain: Type.Optional(Type.Object({ chain: Type.Union([Type.Literal('External'), Type.Literal('Internal')]), knownAddresses: Type.Integer({ minimum: 0 }) })),
   /** Sum over the listed addresses, keyed by ticker. */
   totalBalances: Type.Record(Type.String(), Balance),
   addresses: Type.Array(
@@ -72,7 +77,7 @@ const HdListing = Type.Object({
 });
 
 /** What a `task::account_balance` read of an HD account found (docs/compatibility.md §21). */
-export const AccountBalanceRead = Type.Omit(HdListing, ['walletId', 'chain', 'knownAddresses']);
+export const AccountBalanceRead = Type.Omit(HdListing, ['walletId', 'chain', 'knownAddresses', 'otherChain']);
 export type AccountBalanceRead = Static<typeof AccountBalanceRead>;
 
 export const CoinActivated = event(

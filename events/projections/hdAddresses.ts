@@ -13,8 +13,9 @@ export class HdAddressesProjection {
     if (event.metadata.seq <= this.#position) return; // idempotent on redelivery
     this.#position = event.metadata.seq;
     if (event.type === 'CoinActivated' && event.data.hd !== undefined) {
-      const { walletId, accountIndex, chain, knownAddresses } = event.data.hd;
+      const { walletId, accountIndex, chain, knownAddresses, otherChain } = event.data.hd;
       this.#raise(keyOf(walletId, event.data.ticker, accountIndex, chain), knownAddresses);
+      if (otherChain !== undefined) this.#raise(keyOf(walletId, event.data.ticker, accountIndex, otherChain.chain), otherChain.knownAddresses);
     } else if (event.type === 'AddressCreated') {
       // A handed-out address is known from now on, used or not (as the reference stores its count).
       const { walletId, ticker, accountIndex, chain, addressIndex } = event.data;

@@ -6,8 +6,7 @@ import { createHdKeyProvider } from '../../infra/keys/hd.ts';
 import { evmAddress } from '../../infra/keys/index.ts';
 import { DEVNET_CHAIN_ID, SWAP_CONTRACT, devnetCoins, startStack, type Stack } from '../../devnet/testing/stack.ts';
 import { ManualClock } from '../../devnet/testing/manualClock.ts';
-import { eventually } from '../../devnet/testing/tasks.ts';
-import type { StoredEvent } from '../../spec/events.ts';
+import { eventsOfType, eventually } from '../../devnet/testing/tasks.ts';
 
 /**
  * HD address management of an ETH account with an ERC20 (issue 26), on the EVM devnet and a manual
@@ -49,12 +48,6 @@ async function finished(s: Stack, kind: string, taskId: number): Promise<any> {
   throw new Error(`task::${kind} ${taskId} did not finish`);
 }
 
-async function events(s: Stack, type: string): Promise<StoredEvent[]> {
-  const out: StoredEvent[] = [];
-  for await (const e of s.service.log.read()) if (e.type === type) out.push(e);
-  return out;
-}
-
 describe('HD addresses of an EVM platform with a token (devnet)', () => {
   test('get_new_address carries the token balance; a mint to a new address is a BalanceChanged and counts as use; the scan covers External only', async () => {
     const clock = new ManualClock();
@@ -88,7 +81,8 @@ describe('HD addresses of an EVM platform with a token (devnet)', () => {
       clock.advance(POLL_S * 1000);
       await eventually(() => s.service.registry.watchedBalance('ETH', 'USDT-ERC20', a[2]!)?.balance.spendable === 1_500_000n, 'the watcher to read the mint');
       await eventually(() => clock.dueIn().includes(POLL_S * 1000), 'the read to end');
-      const changed = (await events(s, 'BalanceChanged')).map((e) => e.type === 'BalanceChanged' && `${e.data.ticker} ${e.data.address} ${e.data.old.spendable} -> ${e.data.new.spendable}`);
+      // The event is appended after the watcher's value changes: wait for the write, then check it is the only one.
+      const changed = (await eventsOfType(s, 'BalanceChanged', 1)).map((e) => e.type === 'BalanceChanged' && `${e.data.ticker} ${e.data.address} ${e.data.old.spendable} -> ${e.data.new.spendable}`);
       assert.deepEqual(changed, [`USDT-ERC20 ${a[2]} 0 -> 1.5`]);
       // A token-only address is used: the next address is handed out.
       const third = await s.v2('get_new_address', { coin: 'ETH', account_id: 0 });
@@ -116,7 +110,7 @@ describe('HD addresses of an EVM platform with a token (devnet)', () => {
           balance: i === 6 ? bal('0.000000000000000005', '0') : {},
         })),
       });
-      const scanned = (await events(s, 'AddressesScanned')).map((e) => e.type === 'AddressesScanned' && [e.data.chain, e.data.knownAddresses]);
+      const scanned = (await eventsOfType(s, 'AddressesScanned')).map((e) => e.type === 'AddressesScanned' && [e.data.chain, e.data.knownAddresses]);
       assert.deepEqual(scanned, [['External', 7]]);
       assert.notEqual(s.service.registry.watchedBalance('ETH', 'ETH', a[6]!), undefined, 'the found address is watched');
     } finally {

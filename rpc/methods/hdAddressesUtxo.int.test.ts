@@ -10,11 +10,10 @@ import { startElectrumServer, type ElectrumServer } from '../../devnet/electrum/
 import { realCoinEntries } from '../../devnet/data/index.ts';
 import { createHdKeyProvider } from '../../infra/keys/hd.ts';
 import { startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
-import { eventually } from '../../devnet/testing/tasks.ts';
+import { eventsOfType, eventually } from '../../devnet/testing/tasks.ts';
 import type { EvmDevnet } from '../../devnet/index.ts';
 import { getNewAddressResult, scanAddressesInfo } from '../../spec/hdAddresses.ts';
 import { HdAddressesProjection } from '../../events/projections/hdAddresses.ts';
-import type { StoredEvent } from '../../spec/events.ts';
 
 /**
  * HD address management of an LTC account over Electrum (regtest litecoind and the devnet Electrum
@@ -81,12 +80,6 @@ async function activate(s: Stack, account: number): Promise<any> {
   return result.details;
 }
 
-async function events(s: Stack, type: string): Promise<StoredEvent[]> {
-  const out: StoredEvent[] = [];
-  for await (const e of s.service.log.read()) if (e.type === type) out.push(e);
-  return out;
-}
-
 describe('HD addresses of a UTXO coin (regtest litecoind, Electrum)', () => {
   test('get_new_address: the next External address; refused once the last gap_limit are empty; a payment to it is a pushed BalanceChanged; Internal too', async () => {
     await fund(0, 'External', 0, 100_000_000n);
@@ -116,7 +109,7 @@ describe('HD addresses of a UTXO coin (regtest litecoind, Electrum)', () => {
       await eventually(() => s.service.registry.watchedBalance('LTC', 'LTC', newAddress) !== undefined, 'the new address to be watched');
       await fund(0, 'External', 3, 25_000_000n, 0);
       await eventually(() => s.service.registry.watchedBalance('LTC', 'LTC', newAddress)?.balance.spendable === 25_000_000n, 'the watcher to read the payment', 10_000);
-      const changed = (await events(s, 'BalanceChanged')).map((e) => e.type === 'BalanceChanged' && [e.data.address, e.data.old.spendable, e.data.new.spendable]);
+      const changed = (await eventsOfType(s, 'BalanceChanged', 1)).map((e) => e.type === 'BalanceChanged' && [e.data.address, e.data.old.spendable, e.data.new.spendable]);
       assert.deepEqual(changed, [[newAddress, '0', '0.25']]);
       // Now used: the rule lets the default gap through again.
       const after = await s.v2('get_new_address', { coin: 'LTC', account_id: 0 });
@@ -141,7 +134,7 @@ describe('HD addresses of a UTXO coin (regtest litecoind, Electrum)', () => {
       assert.deepEqual(account.details.total_balance, bal('1.25'));
 
       // Every handed-out address is an event, with its account, chain, index and path.
-      const created = (await events(s, 'AddressCreated')).map((e) => e.type === 'AddressCreated' && `${e.data.ticker} ${e.data.accountIndex} ${e.data.chain} ${e.data.addressIndex} ${e.data.derivationPath}`);
+      const created = (await eventsOfType(s, 'AddressCreated')).map((e) => e.type === 'AddressCreated' && `${e.data.ticker} ${e.data.accountIndex} ${e.data.chain} ${e.data.addressIndex} ${e.data.derivationPath}`);
       assert.deepEqual(created, [
         ...[1, 2, 3, 4].map((i) => `LTC 0 External ${i} ${path(0, 'External', i)}`),
         `LTC 0 Internal 0 ${path(0, 'Internal', 0)}`,
@@ -154,6 +147,33 @@ describe('HD addresses of a UTXO coin (regtest litecoind, Electrum)', () => {
       assert.deepEqual([none.status, none.body.error_type, none.body.error_data], [400, 'NoSuchCoin', { coin: 'NOPE' }]);
       const badChain = await s.v2('get_new_address', { coin: 'LTC', account_id: 0, chain: 'Change' });
       assert.equal(badChain.body.error_type, 'InvalidRequest');
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('An activation of a new wallet scans the Internal chain too (change addresses), lists and records it', async () => {
+    // Account 2: External 0 and Internal 1 (within the gap of 2 from the start of their chains).
+    await fund(2, 'External', 0, 10_000_000n);
+    await fund(2, 'Internal', 1, 20_000_000n);
+    const s = await stack(join(dir, 'c'));
+    try {
+      const activated = await activate(s, 2);
+      const account = activated.wallet_balance.accounts[0];
+      assert.deepEqual(
+        account.addresses.map((a: any) => [a.derivation_path, a.balance.LTC.spendable]),
+        [[path(2, 'External', 0), '0.1'], [path(2, 'Internal', 0), '0'], [path(2, 'Internal', 1), '0.2']],
+      );
+      assert.deepEqual(account.total_balance, bal('0.3'));
+      const [coinActivated] = await eventsOfType(s, 'CoinActivated');
+      assert.ok(coinActivated?.type === 'CoinActivated');
+      assert.deepEqual([coinActivated.data.hd?.chain, coinActivated.data.hd?.knownAddresses, coinActivated.data.hd?.otherChain], ['External', 1, { chain: 'Internal', knownAddresses: 2 }]);
+      // Both chains were scanned, each window a read of its own.
+      const windows = (await eventsOfType(s, 'HdWindowScanned')).map((e) => e.type === 'HdWindowScanned' && `${e.data.chain} ${e.data.fromIndex}+${e.data.checked} used ${e.data.used}`);
+      assert.deepEqual(windows.sort(), ['External 0+2 used 1', 'External 2+1 used 0', 'Internal 0+2 used 1', 'Internal 2+2 used 0']);
+      // The Internal chain's next address follows the scanned ones.
+      const next = await s.v2('get_new_address', { coin: 'LTC', account_id: 2, chain: 'Internal' });
+      assert.equal(next.body.result.new_address.derivation_path, path(2, 'Internal', 2));
     } finally {
       await s.stop();
     }
@@ -185,7 +205,7 @@ describe('HD addresses of a UTXO coin (regtest litecoind, Electrum)', () => {
           ...[0, 1, 2, 3].map((i, k) => ({ address: internal[k], derivation_path: path(1, 'Internal', i), chain: 'Internal', balance: i === 3 ? bal('0.3') : {} })),
         ],
       });
-      const scanned = (await events(s, 'AddressesScanned')).map((e) => e.type === 'AddressesScanned' && [e.data.chain, e.data.knownAddresses, e.data.addresses.length]);
+      const scanned = (await eventsOfType(s, 'AddressesScanned')).map((e) => e.type === 'AddressesScanned' && [e.data.chain, e.data.knownAddresses, e.data.addresses.length]);
       assert.deepEqual(scanned, [['External', 6, 5], ['Internal', 4, 4]]);
       // Another account: the reference's quirk (CoinIsActivatedNotWithHDWallet, not UnknownAccount).
       const other = await s.v2('task::scan_for_new_addresses::init', { coin: 'LTC', account_index: 0 });
@@ -214,7 +234,7 @@ describe('HD addresses of a UTXO coin (regtest litecoind, Electrum)', () => {
       // Replay: the HD counts rebuilt from the log alone.
       const projection = new HdAddressesProjection();
       for await (const e of s.service.log.read()) projection.apply(e);
-      const walletId = (await events(s, 'CoinActivated')).map((e) => e.type === 'CoinActivated' && e.data.hd?.walletId).at(-1) as string;
+      const walletId = (await eventsOfType(s, 'CoinActivated')).map((e) => e.type === 'CoinActivated' && e.data.hd?.walletId).at(-1) as string;
       assert.deepEqual([projection.known(walletId, 'LTC', 1, 'External'), projection.known(walletId, 'LTC', 1, 'Internal')], [7, 4]);
     } finally {
       await s.stop();
