@@ -1,9 +1,11 @@
 /**
  * The dashboard in a real headless Chromium against dev mode (issue 15 item 3): sign-in, live
- * coins and tasks from `/events` without a reload, a refused password, a resumed stream.
+ * coins and tasks from `/events` without a reload, a refused password, a resumed stream; live
+ * balances from the watcher's `BalanceChanged` events (issue 24 item 5).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Interface, parseUnits, toQuantity } from 'ethers';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,7 +77,8 @@ test('the dashboard shows dev mode live in Chromium: ETH active within 1 s of it
     // Activate ETH from the page's origin and time the answer and the DOM change on the page's clock.
     const activation = { userpass: dev.password, mmrpc: '2.0', method: 'enable_eth_with_tokens', params: {
       ticker: 'ETH',
-      nodes: [{ url: dev.devnet.url }],
+      // With a WebSocket the watcher follows newHeads: a transfer is read at its block, no poll.
+      nodes: [{ url: dev.devnet.url, ws_url: dev.devnet.wsUrl }],
       swap_contract_address: SWAP_CONTRACT,
       fallback_swap_contract: SWAP_CONTRACT,
       erc20_tokens_requests: [{ ticker: 'USDT-ERC20' }, { ticker: 'DAI-ERC20' }],
@@ -103,6 +106,19 @@ test('the dashboard shows dev mode live in Chromium: ETH active within 1 s of it
     assert.deepEqual(rows['USDT-ERC20']!.slice(1, 4), ['active', dev.address, '25000']);
     assert.deepEqual(rows['DAI-ERC20']!.slice(1, 4), ['active', dev.address, '1500.5']);
     assert.match(rows.ETH![4]!, /^confirmations \d+ · notarization not required · tx_history off/);
+
+    // Live balances: a transfer of 1.25 ETH and a mint of 2 DAI to the wallet, on the dev chain, are
+    // shown from their BalanceChanged events; the page asks the RPC for no balance.
+    const balanceCalls = () => requests.filter((r) => r.url.endsWith('/') && /my_balance|account_balance/.test(JSON.stringify(r))).length;
+    const dai = dev.devnet.tokens.find((t) => t.symbol === 'DAI')!;
+    const mint = new Interface(['function mint(address to, uint256 amount)']).encodeFunctionData('mint', [dev.address, parseUnits('2', dai.decimals)]);
+    await dev.devnet.request('eth_sendTransaction', [{ from: dev.devnet.deployer, to: dev.address, value: toQuantity(parseUnits('1.25', 18)) }]);
+    await dev.devnet.request('eth_sendTransaction', [{ from: dev.devnet.deployer, to: dai.address, data: mint }]);
+    const balanceOf = (ticker: string) => `document.querySelector('#coins tr[data-ticker="${ticker}"]').cells[3].textContent`;
+    await waitFor(page, `${balanceOf('ETH')} === '11.25' && ${balanceOf('DAI-ERC20')} === '1502.5'`, 10_000, 'the watched balances');
+    assert.equal(await page.evaluate<string>(balanceOf('USDT-ERC20')), '25000', 'an unchanged balance stays');
+    assert.match(await page.evaluate<string>(`document.querySelector('#coins tr[data-ticker="ETH"] .activity').textContent`), /balance of 0x[0-9a-fA-F]{40} changed at block \d+/);
+    assert.equal(balanceCalls(), 0, 'no balance poll by the page');
 
     // A task (TRX through task::enable_eth::init, from outside the page) appears and ends Ok.
     const init = await fetch(dev.service.url, { method: 'POST', body: JSON.stringify({ userpass: dev.password, mmrpc: '2.0', method: 'task::enable_eth::init', params: {

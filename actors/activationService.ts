@@ -185,8 +185,9 @@ export class ActivationService {
     if (found === undefined) throw new ActivationError(ErrorType.NoSuchCoin, `No such coin: ${ticker}`, ticker);
     const { coin, token } = found;
     const decimals = token === undefined ? coin.decimals : token.decimals;
-    // A balance its node's watcher read within one poll interval is the node's answer now (issue 24).
-    const watched = this.#registry.watchedBalance(coin.ticker, ticker, coin.address);
+    // A balance its node's watcher read within one poll interval is the node's answer now (issue 24);
+    // while the watcher is asking the node, its answer is awaited rather than asked for twice.
+    const watched = await this.#registry.currentBalance(coin.ticker, ticker, coin.address, signal);
     if (watched?.fresh === true) return { address: coin.address, decimals, balance: watched.balance };
     return { address: coin.address, decimals, balance: await this.#families.balance(coin, ticker, signal) };
   }

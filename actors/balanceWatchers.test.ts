@@ -17,17 +17,35 @@ class FakeChain {
   blockCalls = 0;
   reads: (readonly string[])[] = [];
   closed = 0;
+  /** While set, every poll waits for it (a node slow to answer). */
+  gate: Promise<void> | undefined;
+  /** Set: the node pushes its heads (`followHeads`), and this is its listener. */
+  heads: Parameters<NonNullable<WatchedNode['followHeads']>>[0] | undefined;
+  pushes = false;
 
   node(key: string): WatchedNode {
     return {
       key,
       pollMs: POLL,
-      readBlock: async () => (this.blockCalls++, this.height),
+      readBlock: async () => {
+        this.blockCalls++;
+        await this.gate;
+        return this.height;
+      },
       read: async (balances) => {
         this.reads.push(balances.map((b) => b.ticker));
         return { block: this.height, balances: new Map(balances.map((b) => [watchKey(b), { spendable: this.balances.get(watchKey(b)) ?? 0n, unspendable: 0n }])) };
       },
       close: () => void this.closed++,
+      ...(this.pushes
+        ? {
+            followHeads: (listener: Parameters<NonNullable<WatchedNode['followHeads']>>[0]) => {
+              this.heads = listener;
+              listener.live();
+              return () => (this.heads = undefined);
+            },
+          }
+        : {}),
     };
   }
 }
@@ -172,5 +190,65 @@ describe('balance watchers', () => {
     assert.equal(h.events.length, 1, 'the value read before the hand-over is kept: no second event');
     h.watchers.stopAll();
     assert.equal(h.clock.pendingTimers, 0);
+  });
+
+  test('Given a value gone stale while its poll is in flight, When a balance is asked, Then it waits for that poll and answers fresh, with no read of its own', async () => {
+    const h = harness();
+    h.watchers.follow('ETH', 1, coin('ETH', 'node-a'));
+    await h.flush();
+    h.clock.advance(POLL); // a poll finds no new block: the values are current
+    await h.flush();
+    assert.equal(h.watchers.watched('ETH', 'ETH', ADDRESS)?.fresh, true);
+    const reads = h.chain.reads.length;
+    let open!: () => void;
+    h.chain.gate = new Promise((resolve) => (open = resolve));
+    h.clock.advance(POLL); // the poll starts and hangs
+    h.clock.advance(1);
+    await h.flush();
+    assert.equal(h.watchers.watched('ETH', 'ETH', ADDRESS)?.fresh, false);
+    let answered = undefined as { fresh: boolean } | undefined;
+    const asked = h.watchers.current('ETH', 'ETH', ADDRESS, new AbortController().signal).then((v) => (answered = v));
+    await h.flush();
+    assert.equal(answered, undefined, 'waits for the poll');
+    open();
+    assert.equal((await asked)?.fresh, true);
+    assert.equal(h.chain.reads.length, reads, 'no read');
+  });
+
+  test('Given a stale value and nothing in flight, When a balance is asked, Then it answers at once, not fresh (the caller asks the node)', async () => {
+    const h = harness();
+    h.watchers.follow('ETH', 1, coin('ETH', 'node-a'));
+    await h.flush();
+    h.chain.gate = new Promise(() => undefined); // polls never answer: nothing marks the value current
+    h.clock.advance(POLL);
+    await h.flush();
+    h.chain.gate = undefined;
+    // The hung poll is still in flight: wait at most one poll interval on the clock.
+    const asked = h.watchers.current('ETH', 'ETH', ADDRESS, new AbortController().signal);
+    await h.flush();
+    h.clock.advance(POLL);
+    assert.equal((await asked)?.fresh, false);
+    h.watchers.stopAll();
+    assert.equal(await h.watchers.current('ETH', 'ETH', ADDRESS, new AbortController().signal), undefined);
+  });
+
+  test('Given a node that pushes its heads, When no block comes for longer than a poll interval, Then the values stay current; When a head is pushed, Then not until it is read', async () => {
+    const h = harness();
+    h.chain.pushes = true;
+    h.watchers.follow('ETH', 1, coin('ETH', 'node-a'));
+    await h.flush();
+    h.chain.height = 101;
+    h.chain.heads!.head(101); // read at once
+    await h.flush();
+    h.clock.advance(10 * POLL);
+    await h.flush();
+    assert.equal(h.chain.blockCalls, 0, 'no poll while heads are pushed');
+    assert.equal(h.watchers.watched('ETH', 'ETH', ADDRESS)?.fresh, true);
+    h.chain.height = 102;
+    h.chain.heads!.head(102);
+    assert.equal(h.watchers.watched('ETH', 'ETH', ADDRESS)?.fresh, false, 'a pushed head not yet read');
+    await h.flush();
+    assert.equal(h.watchers.watched('ETH', 'ETH', ADDRESS)?.fresh, true, 'read');
+    h.watchers.stopAll();
   });
 });

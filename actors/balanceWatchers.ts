@@ -24,7 +24,10 @@ interface Watching {
   readonly coins: Set<string>;
 }
 
-/** A watched balance as `my_balance` may answer it: the last value read, and whether it is recent. */
+/**
+ * A watched balance as `my_balance` may answer it: the last value read, and whether it is current
+ * (read within one poll interval, or since then no head or change was pushed by a live subscription).
+ */
 export interface WatchedValue {
   readonly balance: Balance;
   /** Read within one poll interval (one block), so the node need not be asked. */
@@ -49,6 +52,8 @@ export class BalanceWatchers {
   readonly #currentAt = new Map<string, number>();
   /** Each watched coin: the activation attempt and coin it watches, and its node's key. */
   readonly #coins = new Map<string, { readonly attempt: number; readonly coin: ActivatedCoin; readonly key: string }>();
+  /** Per node: its watcher's node calls in flight (a poll or a read), and who waits for them to end. */
+  readonly #steps = new Map<string, { inFlight: number; readonly waiters: Set<() => void> }>();
   /** The attempt each coin is waiting to join with (until its activation is durable), and its coin now. */
   readonly #joining = new Map<string, { readonly attempt: number; coin: ActivatedCoin }>();
 
@@ -99,8 +104,37 @@ export class BalanceWatchers {
     const balance = watching.actor.getSnapshot().context.watched.get(watchKey({ ticker, address }))?.balance;
     if (balance === undefined) return undefined;
     const at = this.#currentAt.get(watching.node.key);
-    const fresh = at !== undefined && this.#deps.clock.now() - at <= watching.node.pollMs;
+    // A node that pushes its heads (or script changes) tells every change: between two pushes the
+    // last read stays current however long ago it was. A polled node's is current for one interval.
+    const snapshot = watching.actor.getSnapshot();
+    const pushed = snapshot.context.headsLive && snapshot.matches('waiting');
+    const fresh = at !== undefined && (pushed || this.#deps.clock.now() - at <= watching.node.pollMs);
     return { balance, fresh };
+  }
+
+  /**
+   * {@link watched}, but a value that is not fresh while its watcher is asking the node (a poll
+   * that found a new block, then the read of it) waits for that step instead of asking the node
+   * again: the answer then costs no node call. Waits at most one poll interval on the clock; a
+   * step that fails, or a watcher with nothing in flight, answers at once (not fresh: the caller reads).
+   */
+  async current(platform: string, ticker: string, address: string, signal: AbortSignal): Promise<WatchedValue | undefined> {
+    const value = this.watched(platform, ticker, address);
+    const key = this.#coins.get(platform)?.key;
+    const step = key === undefined ? undefined : this.#steps.get(key);
+    if (value === undefined || value.fresh || step === undefined || step.inFlight === 0) return value;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        cancel();
+        step.waiters.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const cancel = this.#deps.clock.setTimeout(done, this.#nodes.get(key!)?.node.pollMs ?? 0);
+      step.waiters.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+    return this.watched(platform, ticker, address);
   }
 
   /** Stops every watcher (the service stopping). */
@@ -154,6 +188,9 @@ export class BalanceWatchers {
     this.#nodes.delete(watched.key);
     if (running.coins.size > 0) return this.#handOver(running, ticker);
     this.#currentAt.delete(watched.key);
+    const step = this.#steps.get(watched.key);
+    this.#steps.delete(watched.key);
+    step?.waiters.forEach((w) => w());
   }
 
   /**
@@ -170,19 +207,40 @@ export class BalanceWatchers {
   }
 
   #start(ticker: string, node: WatchedNode, balances: readonly WatchedBalance[], block: number, coins = new Set([ticker])): void {
-    const current = () => this.#currentAt.set(node.key, this.#deps.clock.now());
+    const step = this.#steps.get(node.key) ?? { inFlight: 0, waiters: new Set<() => void>() };
+    this.#steps.set(node.key, step);
+    const wake = () => [...step.waiters].forEach((w) => w());
+    const current = () => {
+      this.#currentAt.set(node.key, this.#deps.clock.now());
+      wake();
+    };
+    /** A node call of the watcher: waiters wait for it, and for the step it starts (a read after a poll). */
+    const stepping = async <T>(call: () => Promise<T>): Promise<T> => {
+      step.inFlight += 1;
+      try {
+        return await call();
+      } finally {
+        step.inFlight -= 1;
+        // The read a poll leads to starts in this turn: wake the waiters only if nothing follows.
+        setImmediate(() => step.inFlight === 0 && wake());
+      }
+    };
     const machine = balanceWatchMachine.provide({
       actors: {
-        readBlock: fromPromise<number, void>(async ({ signal }) => {
-          const height = await node.readBlock(signal);
-          if (height <= actor.getSnapshot().context.block) current(); // nothing newer than what was read
-          return height;
-        }),
-        readWatched: fromPromise<WatchRead, { readonly balances: readonly WatchedBalance[] }>(async ({ input, signal }) => {
-          const read = await node.read(input.balances, signal);
-          current();
-          return read;
-        }),
+        readBlock: fromPromise<number, void>(({ signal }) =>
+          stepping(async () => {
+            const height = await node.readBlock(signal);
+            if (height <= actor.getSnapshot().context.block) current(); // nothing newer than what was read
+            return height;
+          }),
+        ),
+        readWatched: fromPromise<WatchRead, { readonly balances: readonly WatchedBalance[] }>(({ input, signal }) =>
+          stepping(async () => {
+            const read = await node.read(input.balances, signal);
+            current();
+            return read;
+          }),
+        ),
         followHeads: fromCallback<BalanceWatchEvent>(({ sendBack }) =>
           node.followHeads?.({
             live: () => sendBack({ type: 'HEADS_LIVE' }),

@@ -267,6 +267,11 @@ export class CoinRegistry {
     return this.#balances?.watched(platform, ticker, address);
   }
 
+  /** {@link watchedBalance}, waiting for its watcher's step in flight when the value is not fresh ({@link BalanceWatchers.current}). */
+  currentBalance(platform: string, ticker: string, address: string, signal: AbortSignal): Promise<WatchedValue | undefined> {
+    return this.#balances?.current(platform, ticker, address, signal) ?? Promise.resolve(undefined);
+  }
+
   /** Every platform that is active or passive, with its coin. */
   enabled(): CoinView[] {
     return [...this.#actors.keys()].map((t) => this.view(t)).filter((v) => v.state === 'active' || v.state === 'passive');

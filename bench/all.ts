@@ -4,14 +4,15 @@
  * path vs the sequential baseline; what the deployless and the `aggregate3` read each cost the
  * node; TRX with TRC20s; a fresh HD wallet's gap-limit scan vs the reference's sequential checks;
  * `task::enable_eth::status` polling vs a bare node:http server; task progress pushed on
- * `/event-stream` vs polled (server CPU, change-to-client latency); the NATS bench (event → KV
+ * `/event-stream` vs polled (server CPU, change-to-client latency); balances watched per node
+ * (node requests per block, block-to-frame delay) vs the client polling my_balance; the NATS bench (event → KV
  * latency and replay throughput vs raw JetStream on one nats-server). Each bench's own env
  * variables apply. Exits non-zero if any bench failed (after running the rest).
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BENCHES = ['enableEthWithTokens.bench.ts', 'readCost.bench.ts', 'enableTrx.bench.ts', 'hdScan.bench.ts', 'taskStatus.bench.ts', 'taskStream.bench.ts', 'nats.bench.ts'] as const;
+const BENCHES = ['enableEthWithTokens.bench.ts', 'readCost.bench.ts', 'enableTrx.bench.ts', 'hdScan.bench.ts', 'balanceWatch.bench.ts', 'taskStatus.bench.ts', 'taskStream.bench.ts', 'nats.bench.ts'] as const;
 
 function run(file: string): Promise<number> {
   return new Promise((resolve) => {

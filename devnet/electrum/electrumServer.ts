@@ -53,6 +53,8 @@ export interface ElectrumServer {
   wss?: string;
   /** The method of every request received, in order, answered or not (batches add each element). */
   readonly hits: readonly string[];
+  /** Every message received, answered or not, as its methods (a batch is one request with several). */
+  readonly requests: readonly (readonly string[])[];
   /** TCP connections received since start, on all transports, including refused ones. */
   connections(): number;
   /** Sessions open right now (refused connections never open one). */
@@ -106,7 +108,9 @@ export async function startElectrumServer(options: ElectrumServerOptions): Promi
   let mode = options.mode ?? ELECTRUM_SERVER_MODES.normal;
   let accepted = 0;
   const hits: string[] = [];
+  const requests: string[][] = [];
   const hub = createSessionHub({
+    requests,
     admit: () => (accepted++, mode !== ELECTRUM_SERVER_MODES.refuse),
     silent: () => mode === ELECTRUM_SERVER_MODES.silent,
     hits,
@@ -140,6 +144,7 @@ export async function startElectrumServer(options: ElectrumServerOptions): Promi
     ssl: addresses.SSL,
     wss: addresses.WSS,
     hits,
+    requests,
     connections: () => accepted,
     openSessions: () => [...hub.sessions()].length,
     setMode: (next) => void (mode = next),

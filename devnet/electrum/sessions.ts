@@ -17,6 +17,8 @@ export interface SessionHubOptions {
   silent(): boolean;
   /** Receives the method name of every request, answered or not. */
   hits: string[];
+  /** Receives one entry per message (a batch is one request): its methods, in order. */
+  requests?: string[][];
   run(method: string, params: readonly unknown[], session: SessionState): Promise<unknown>;
 }
 
@@ -42,7 +44,9 @@ export function createSessionHub(options: SessionHubOptions): SessionHub {
       let queue = Promise.resolve();
       return {
         message(text) {
-          options.hits.push(...requestedMethods(text));
+          const methods = requestedMethods(text);
+          options.hits.push(...methods);
+          options.requests?.push(methods);
           if (options.silent()) return;
           queue = queue.then(async () => {
             const reply = await answerMessage(text, (method, params) => options.run(method, params, state));

@@ -123,6 +123,15 @@ export class ElectrumConnection {
    * The first failed call rejects the whole batch.
    */
   batch(calls: readonly ElectrumCall[], signal?: AbortSignal): Promise<unknown[]> {
+    return this.#send(calls, signal, (results) => Promise.all(results));
+  }
+
+  /** {@link batch}, with each call's own outcome: a call the server refused fails alone. */
+  batchSettled(calls: readonly ElectrumCall[], signal?: AbortSignal): Promise<PromiseSettledResult<unknown>[]> {
+    return this.#send(calls, signal, (results) => Promise.allSettled(results));
+  }
+
+  #send<T>(calls: readonly ElectrumCall[], signal: AbortSignal | undefined, settle: (results: Promise<unknown>[]) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new ElectrumConnectionError(`connection closed: ${this.#closed.message}`));
     if (signal?.aborted) return Promise.reject(signal.reason);
     const ids: number[] = [];
@@ -146,7 +155,7 @@ export class ElectrumConnection {
       for (const id of ids) this.#pending.delete(id);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
-    return Promise.all(results).finally(() => {
+    return settle(results).finally(() => {
       cancelTimer();
       signal?.removeEventListener('abort', onAbort);
     });

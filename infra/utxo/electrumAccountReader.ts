@@ -1,8 +1,8 @@
 /**
  * A UTXO wallet's balance over Electrum (docs/compatibility.md §9): the tip, `get_balance` and
  * `listunspent` (and for an HD scan `get_history`) of every script that pays the wallet in one batch; then, only if some unspent
- * output is younger than `mature_confirmations`, one more batch of `transaction.get` to tell
- * immature coinbase outputs (unspendable) from ordinary ones.
+ * output is younger than `mature_confirmations` and of a transaction not known yet ({@link CoinbaseMemo}),
+ * one more batch of `transaction.get` to tell immature coinbase outputs (unspendable) from ordinary ones.
  */
 import type { ElectrumCall } from '../electrum/electrumConnection.ts';
 import { electrumScripthash, type UtxoWallet } from './utxoAddress.ts';
@@ -21,6 +21,47 @@ interface Unspent {
   readonly value: bigint;
 }
 
+/**
+ * What reads of one wallet learnt of its transactions' kinds: whether each txid is a coinbase (a
+ * fact that never changes), and the coinbase txid of recent blocks. An output first seen in the
+ * mempool is not one (a coinbase never enters a mempool); an output at a height whose coinbase is
+ * known is one only if it is that transaction. With it, a watcher's read asks `transaction.get`
+ * only for a young output it cannot place, so a block that pays the wallet costs one round trip,
+ * not two. Bounded: the oldest entries go first.
+ */
+export class CoinbaseMemo {
+  readonly #kinds = new Map<string, boolean>();
+  readonly #coinbaseAt = new Map<number, string>();
+  /** @default 4096 entries of each kind */
+  constructor(readonly limit = 4096) {}
+
+  /** Whether `txid` (an output at `height`) is a coinbase, when known. */
+  get(txid: string, height?: number): boolean | undefined {
+    const known = this.#kinds.get(txid);
+    if (known !== undefined || height === undefined) return known;
+    const coinbase = this.#coinbaseAt.get(height);
+    return coinbase === undefined ? undefined : coinbase === txid;
+  }
+
+  set(txid: string, coinbase: boolean): void {
+    remember(this.#kinds, txid, coinbase, this.limit);
+  }
+
+  /** The coinbase of the block at `height` (`blockchain.transaction.id_from_pos(height, 0)`). */
+  setBlockCoinbase(height: number, txid: string): void {
+    remember(this.#coinbaseAt, height, txid, this.limit);
+  }
+}
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
+  map.delete(key);
+  map.set(key, value);
+  for (const oldest of map.keys()) {
+    if (map.size <= limit) break;
+    map.delete(oldest);
+  }
+}
+
 /** Sends calls as one batch to one server (e.g. `ElectrumConnection.batch`). */
 export type ElectrumBatch = (calls: readonly ElectrumCall[]) => Promise<unknown[]>;
 
@@ -28,8 +69,8 @@ export type ElectrumBatch = (calls: readonly ElectrumCall[]) => Promise<unknown[
  * Reads the wallet's balance (at most two round trips). A malformed answer throws a plain `Error`,
  * which the pool treats as that server's failure.
  */
-export async function readElectrumBalance(batch: ElectrumBatch, wallet: UtxoWallet, matureConfirmations: number): Promise<UtxoBalanceRead> {
-  const { currentBlock, wallets } = await readWallets(batch, [wallet], matureConfirmations, false);
+export async function readElectrumBalance(batch: ElectrumBatch, wallet: UtxoWallet, matureConfirmations: number, memo?: CoinbaseMemo): Promise<UtxoBalanceRead> {
+  const { currentBlock, wallets } = await readWallets(batch, [wallet], matureConfirmations, false, memo);
   return { currentBlock, ...wallets[0]! };
 }
 
@@ -53,11 +94,25 @@ export async function readElectrumWallets(
   return readWallets(batch, wallets, matureConfirmations, true);
 }
 
+/**
+ * The balances of several wallets (the watcher's read of an HD account's changed addresses) in
+ * the round trips of one, without their history; `memo` as {@link readElectrumBalance}'s.
+ */
+export async function readElectrumBalances(
+  batch: ElectrumBatch,
+  wallets: readonly UtxoWallet[],
+  matureConfirmations: number,
+  memo?: CoinbaseMemo,
+): Promise<{ currentBlock: number; wallets: UtxoWalletRead[] }> {
+  return readWallets(batch, wallets, matureConfirmations, false, memo);
+}
+
 async function readWallets(
   batch: ElectrumBatch,
   wallets: readonly UtxoWallet[],
   matureConfirmations: number,
   withHistory: boolean,
+  memo?: CoinbaseMemo,
 ): Promise<{ currentBlock: number; wallets: UtxoWalletRead[] }> {
   const hashes = wallets.map((w) => w.scripts.map(electrumScripthash));
   const all = hashes.flat();
@@ -75,11 +130,18 @@ async function readWallets(
   const unspent = wallets.map((_, w) => scriptsOf(unspents, w).flatMap((list) => (Array.isArray(list) ? list.map(toUnspent) : [])));
   // Only a coinbase output can be immature; anything at least `mature` deep is spendable anyway.
   const isYoung = (u: Unspent) => u.height > 0 && tip - u.height + 1 < matureConfirmations;
-  const txids = [...new Set(unspent.flat().filter(isYoung).map((u) => u.tx_hash))];
-  let coinbase = new Set<string>();
+  for (const u of unspent.flat()) if (u.height <= 0) memo?.set(u.tx_hash, false);
+  const young = [...new Set(unspent.flat().filter(isYoung).map((u) => u.tx_hash))];
+  const heightOf = new Map(unspent.flat().map((u) => [u.tx_hash, u.height]));
+  const coinbase = new Set(young.filter((txid) => memo?.get(txid, heightOf.get(txid)) === true));
+  const txids = young.filter((txid) => memo?.get(txid, heightOf.get(txid)) === undefined);
   if (txids.length > 0) {
     const raws = await batch(txids.map((txid) => ({ method: 'blockchain.transaction.get', params: [txid] })));
-    coinbase = new Set(txids.filter((_, i) => isCoinbaseTx(String(raws[i]))));
+    txids.forEach((txid, i) => {
+      const isCoinbase = isCoinbaseTx(String(raws[i]));
+      memo?.set(txid, isCoinbase);
+      if (isCoinbase) coinbase.add(txid);
+    });
   }
   return {
     currentBlock: tip,

@@ -4,7 +4,7 @@ import type { Clock } from '../../kernel/clock.ts';
 import { ElectrumRpcError } from '../electrum/electrumConnection.ts';
 import { ElectrumPool, ElectrumUnavailableError } from '../electrum/electrumPool.ts';
 import { TokenReadError } from '../failover/tokenReadError.ts';
-import { readElectrumBalance, type ElectrumBatch } from './electrumAccountReader.ts';
+import { CoinbaseMemo, readElectrumBalance, type ElectrumBatch } from './electrumAccountReader.ts';
 import { electrumContractCalls, qtumAccount, readQrc20Balance } from './qrc20Reader.ts';
 import type { UtxoWallet } from './utxoAddress.ts';
 import type { UtxoBackend, UtxoRead } from './utxoBackend.ts';
@@ -42,13 +42,13 @@ export function createElectrumPool(params: ElectrumPlanParams, options: Electrum
 
 /** The wallet's reads over `pool` (which the backend then owns: `close` closes it). */
 export function electrumBackendOver(pool: ElectrumPool, ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, compressedKey: Uint8Array): UtxoBackend {
-  const read = reader(ticker, params, wallet, compressedKey);
+  const { read, memo } = reader(ticker, params, wallet, compressedKey);
   const hashes = wallet.scripts.map(electrumScripthash);
   return {
     read: (signal) => usePool(pool, ticker, signal, read),
     watch: electrumWatchSource(pool, params, {
       // A QRC20's balance is its contract's: no script hash tells it changed.
-      ...(params.qrc20 === undefined ? { scriptHashesOf: (address: string) => (address === wallet.address ? hashes : []) } : {}),
+      ...(params.qrc20 === undefined ? { scriptHashesOf: (address: string) => (address === wallet.address ? hashes : []), ...(memo === undefined ? {} : { memo }) } : {}),
       read: async (batch, addresses) => {
         const now = await read(batch);
         return { currentBlock: now.currentBlock, balances: new Map(addresses.map((a) => [a, now.balance])) };
@@ -59,7 +59,7 @@ export function electrumBackendOver(pool: ElectrumPool, ticker: string, params: 
 }
 
 /** How the balance watchers follow a coin over `pool`: its servers, poll interval, and `reads` (its addresses' script hashes and balances). */
-export function electrumWatchSource(pool: ElectrumPool, params: ElectrumPlanParams, reads: Pick<ElectrumWatchSource, 'scriptHashesOf' | 'read'>): ElectrumWatchSource {
+export function electrumWatchSource(pool: ElectrumPool, params: ElectrumPlanParams, reads: Pick<ElectrumWatchSource, 'scriptHashesOf' | 'read' | 'memo'>): ElectrumWatchSource {
   const { balancePollMs } = balancePollOf(params.entry);
   return { pool, servers: params.servers.map((s) => s.url), ...reads, ...(balancePollMs === undefined ? {} : { pollMs: balancePollMs }) };
 }
@@ -75,19 +75,22 @@ export async function usePool<T>(pool: ElectrumPool, ticker: string, signal: Abo
 }
 
 /** The wallet's scripts for a coin, the contract's `balanceOf` for a QRC20. */
-function reader(ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, compressedKey: Uint8Array): (batch: ElectrumBatch) => Promise<UtxoRead> {
+function reader(ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, compressedKey: Uint8Array): { read: (batch: ElectrumBatch) => Promise<UtxoRead>; memo?: CoinbaseMemo } {
   const token = params.qrc20;
   if (token === undefined) {
-    return async (batch) => {
-      const read = await readElectrumBalance(batch, wallet, params.matureConfirmations);
-      return { currentBlock: read.currentBlock, balance: { spendable: read.spendable, unspendable: read.unspendable }, decimals: params.decimals ?? 8 };
+    const memo = new CoinbaseMemo(); // the coin's reads (activation, watcher, my_balance) share it
+    const read = async (batch: ElectrumBatch): Promise<UtxoRead> => {
+      const got = await readElectrumBalance(batch, wallet, params.matureConfirmations, memo);
+      return { currentBlock: got.currentBlock, balance: { spendable: got.spendable, unspendable: got.unspendable }, decimals: params.decimals ?? 8 };
     };
+    return { read, memo };
   }
   const owner = qtumAccount(compressedKey);
-  return async (batch) => {
-    const read = await readQrc20Balance(electrumContractCalls(batch, owner), { ticker, contract: token.contract, decimals: params.decimals }, owner);
-    return { currentBlock: read.currentBlock, balance: { spendable: read.balance, unspendable: 0n }, decimals: read.decimals };
+  const read = async (batch: ElectrumBatch): Promise<UtxoRead> => {
+    const got = await readQrc20Balance(electrumContractCalls(batch, owner), { ticker, contract: token.contract, decimals: params.decimals }, owner);
+    return { currentBlock: got.currentBlock, balance: { spendable: got.balance, unspendable: 0n }, decimals: got.decimals };
   };
+  return { read };
 }
 
 /** Electrum failures in the legacy wording (spec 7.2): only the message reaches the client. */

@@ -12,7 +12,8 @@ import { DEFAULT_BALANCE_POLL_MS, coinBalances, type CoinWatch, type HeadListene
 import { watchKey } from '../../machines/balanceWatch.machine.ts';
 import type { ElectrumConnection } from '../electrum/electrumConnection.ts';
 import type { ElectrumPool } from '../electrum/electrumPool.ts';
-import type { ElectrumBatch } from './electrumAccountReader.ts';
+import type { CoinbaseMemo, ElectrumBatch } from './electrumAccountReader.ts';
+import { coalescedBatch } from './coalescedBatch.ts';
 
 /** How an Electrum coin is watched: its pool, the script hashes that pay each of its addresses, and their balance read. */
 export interface ElectrumWatchSource {
@@ -25,6 +26,8 @@ export interface ElectrumWatchSource {
    * again at every block.
    */
   scriptHashesOf?(address: string): readonly string[];
+  /** What the coin's reads know of its transactions; the watcher adds each new block's coinbase. */
+  readonly memo?: CoinbaseMemo;
   /** The balances of `addresses` (the activation's read) with one server's batches, by address. */
   read(batch: ElectrumBatch, addresses: readonly string[]): Promise<{ readonly currentBlock: number; readonly balances: ReadonlyMap<string, Balance> }>;
   /** Time between two polls of the block height when nothing is pushed (`balance_poll_s`). */
@@ -80,37 +83,61 @@ function watchedElectrumNode(own: ElectrumWatchSource, sources: ReadonlyMap<stri
   async function read(balances: readonly WatchedBalance[], signal: AbortSignal): Promise<WatchRead> {
     const byPlatform = new Map<string, WatchedBalance[]>();
     for (const b of balances) byPlatform.set(b.platform, [...(byPlatform.get(b.platform) ?? []), b]);
+    // Notifications that came in the same chunk (a block paying two scripts) are all marked before
+    // deciding what is stale: one read for them, not one each.
+    await new Promise((resolve) => setImmediate(resolve));
     return own.pool.use(async (connection) => {
-      const batch: ElectrumBatch = (calls) => connection.batch(calls, signal);
       const hashesOf = (platform: string, address: string) => sources.get(platform)?.scriptHashesOf?.(address);
       const hashes = [...byPlatform].flatMap(([p, items]) => items.flatMap((b) => hashesOf(p, b.address) ?? []));
       const wasSubscribed = subscribed?.connection === connection ? new Set(subscribed.hashes) : new Set<string>();
       await subscribe(connection, hashes, signal);
       const values = new Map<string, { spendable: bigint; unspendable: bigint }>();
       let block = tip;
+      // Which addresses to read again (every address of an HD account has its scripts): a status
+      // changed, the hash was not subscribed yet, or nothing is known. Decided for every coin
+      // before any is read: coins paid by one script all go stale.
+      const stale: { readonly source: ElectrumWatchSource; readonly scripts: readonly string[]; readonly byAddress: ReadonlyMap<string, readonly WatchedBalance[]> }[] = [];
       for (const [platform, items] of byPlatform) {
         const source = sources.get(platform);
         if (source === undefined) continue;
         const byAddress = new Map<string, WatchedBalance[]>();
         for (const b of items) byAddress.set(b.address, [...(byAddress.get(b.address) ?? []), b]);
-        // Read again only the addresses whose status changed, whose hash was not subscribed yet, or whose balance is unknown.
-        const stale = [...byAddress].filter(([address, watched]) => {
+        const staleHere = new Map<string, WatchedBalance[]>();
+        for (const [address, watched] of byAddress) {
           const scripts = hashesOf(platform, address);
-          return scripts === undefined || scripts.some((h) => changed.has(h) || !wasSubscribed.has(h)) || watched.some((b) => b.balance === undefined);
-        });
-        for (const [address, watched] of byAddress) if (!stale.some(([a]) => a === address)) for (const b of watched) values.set(watchKey(b), b.balance!);
-        if (stale.length === 0) continue;
-        const scripts = stale.flatMap(([address]) => hashesOf(platform, address) ?? []);
-        for (const h of scripts) changed.delete(h); // a notification during the read marks it again
-        try {
-          const now = await source.read(batch, stale.map(([address]) => address));
-          block = Math.max(block, now.currentBlock);
-          for (const [address, watched] of stale) for (const b of watched) values.set(watchKey(b), now.balances.get(address)!);
-        } catch (error) {
-          for (const h of scripts) changed.add(h);
-          throw error;
+          if (scripts === undefined || scripts.some((h) => changed.has(h) || !wasSubscribed.has(h)) || watched.some((b) => b.balance === undefined)) staleHere.set(address, watched);
+          else for (const b of watched) values.set(watchKey(b), b.balance!);
         }
+        if (staleHere.size > 0) stale.push({ source, byAddress: staleHere, scripts: [...staleHere.keys()].flatMap((a) => hashesOf(platform, a) ?? []) });
       }
+      for (const { scripts } of stale) for (const h of scripts) changed.delete(h); // a notification during the read marks it again
+      // Read at once through one coalesced batch: one request however many coins changed. The
+      // newest block's coinbase goes in it too (asked first, so known before the reads decide):
+      // an output of that block needs no transaction.get to tell it is not an immature coinbase.
+      const shared = coalescedBatch((calls) => connection.batchSettled(calls, signal));
+      const memos = stale.flatMap(({ source }) => (source.memo === undefined ? [] : [source.memo]));
+      const newest = tip;
+      const coinbase =
+        memos.length === 0 || newest === 0
+          ? Promise.resolve()
+          : shared([{ method: 'blockchain.transaction.id_from_pos', params: [newest, 0] }]).then(
+              ([txid]) => typeof txid === 'string' && memos.forEach((m) => m.setBlockCoinbase(newest, txid)),
+              () => undefined, // an old server without it: the reads fetch what they must
+            );
+      const reads = stale.map(({ source, byAddress, scripts }) =>
+        source.read(shared, [...byAddress.keys()]).then(
+          (now) => {
+            block = Math.max(block, now.currentBlock);
+            for (const [address, watched] of byAddress) for (const b of watched) values.set(watchKey(b), now.balances.get(address)!);
+          },
+          (error: unknown) => {
+            for (const h of scripts) changed.add(h);
+            throw error;
+          },
+        ),
+      );
+      const failed = (await Promise.allSettled([coinbase, ...reads])).find((r) => r.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
       tip = Math.max(tip, block);
       return { block, balances: values };
     }, signal);

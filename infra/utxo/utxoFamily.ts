@@ -3,7 +3,7 @@ import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } 
 import type { Clock } from '../../kernel/clock.ts';
 import type { KeyProvider } from '../keys/index.ts';
 import { createElectrumBackend, createElectrumPool, electrumBackendOver, electrumWatchSource, usePool } from './electrumBackend.ts';
-import { readElectrumWallets } from './electrumAccountReader.ts';
+import { CoinbaseMemo, readElectrumBalances, readElectrumWallets } from './electrumAccountReader.ts';
 import { activateHdAccount } from '../../actors/hdActivation.ts';
 import { isHdKeyProvider, type HdKeyProvider, type PublicKey } from '../../actors/ports/keyProvider.ts';
 import { createDeviceAccountKeys } from '../keys/deviceAccountKeys.ts';
@@ -88,6 +88,7 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
           },
           connectionFor: (owner) => {
             enabledKey = owner;
+            const watchMemo = new CoinbaseMemo(); // the watcher's reads of the account share it
             const balanceOf = (w: { spendable: bigint; unspendable: bigint }) => ({ spendable: w.spendable, unspendable: w.unspendable });
             return {
               ...electrumBackendOver(pool, plan.ticker, params, wallets.get(owner)!, Buffer.from(owner, 'hex')),
@@ -98,8 +99,9 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
               // Every address of the account is watched, each by its own script hashes (issue 26).
               watch: electrumWatchSource(pool, params, {
                 scriptHashesOf: (address) => (byAddress.get(address)?.scripts ?? []).map(electrumScripthash),
+                memo: watchMemo,
                 read: async (batch, addresses) => {
-                  const read = await readElectrumWallets(batch, addresses.map(walletOf), params.matureConfirmations);
+                  const read = await readElectrumBalances(batch, addresses.map(walletOf), params.matureConfirmations, watchMemo);
                   return { currentBlock: read.currentBlock, balances: new Map(addresses.map((a, i) => [a, balanceOf(read.wallets[i]!)])) };
                 },
               }),

@@ -30,7 +30,11 @@ let signedIn = false;
 /** Which sign-in the running `follow` loop belongs to: a loop of an earlier one stops. */
 let session = 0;
 
-/** ticker → { ticker, platform, hint, balance, status, error, activity } (activity: event kind → line) */
+/**
+ * ticker → { ticker, platform, hint, holdings, status, error, activity }: `holdings` maps each address
+ * of the coin to its balance, from `CoinActivated` and then every `BalanceChanged` (the watched
+ * balance, issue 24); `activity` maps an event kind to its line.
+ */
 const coins = new Map();
 /** task id → { id, ticker, status, activity } */
 const tasks = new Map();
@@ -38,6 +42,8 @@ const dirtyCoins = new Set();
 const dirtyTasks = new Set();
 let flushQueued = false;
 let flushing = false;
+/** A change only the events tell (a balance) waits to be shown. */
+let renderPending = false;
 
 // ---------------------------------------------------------------- RPC
 
@@ -240,7 +246,7 @@ function onFrame({ event, data, id }, onReady) {
 function coinOf(ticker, platform) {
   let coin = coins.get(ticker);
   if (coin === undefined) {
-    coin = { ticker, platform: platform ?? null, hint: null, balance: undefined, status: undefined, error: null, activity: new Map() };
+    coin = { ticker, platform: platform ?? null, hint: null, holdings: new Map(), status: undefined, error: null, activity: new Map() };
     coins.set(ticker, coin);
   }
   if (platform !== undefined) coin.platform = platform;
@@ -272,6 +278,8 @@ function summary(event) {
       return `read ${d.read}: node ${d.node} (${d.origin}) ${d.outcome} in ${d.ms} ms${d.retry > 0 ? ` (retry ${d.retry})` : ''}`;
     case 'TokensRead':
       return `tokens read: ${d.read} of ${d.of}`;
+    case 'BalanceChanged':
+      return `balance of ${d.address} changed at block ${d.block}`;
     case 'HdWindowScanned':
       return `HD scan: addresses ${d.fromIndex}–${d.fromIndex + d.checked - 1} checked, ${d.knownAddresses ?? '?'} known used`;
     default: {
@@ -284,14 +292,22 @@ function summary(event) {
   }
 }
 
+/**
+ * The balance of `ticker` at each address `CoinActivated` lists: its one address, or every listed
+ * address of an HD account.
+ */
+function holdingsAt(d, ticker, balance) {
+  if (d.hd === undefined) return new Map(balance === undefined ? [] : [[d.address, balance]]);
+  return new Map(d.hd.addresses.filter((a) => a.balances[ticker] !== undefined).map((a) => [a.address, a.balances[ticker]]));
+}
+
 /** Notes what `event` changed: the coins and tasks to read again, and what only the event tells. */
 function apply(event) {
   const d = event.data ?? {};
-  const hd = d.hd?.totalBalances ?? {};
   switch (event.type) {
     case 'SessionStarted':
       for (const coin of coins.values()) {
-        Object.assign(coin, { hint: null, balance: undefined, activity: new Map() });
+        Object.assign(coin, { hint: null, holdings: new Map(), activity: new Map() });
         markCoin(coin);
       }
       break;
@@ -300,13 +316,21 @@ function apply(event) {
       markCoin(coinOf(d.ticker));
       break;
     case 'CoinActivated':
-      Object.assign(coinOf(d.ticker), { hint: null, balance: d.balance ?? hd[d.ticker], error: null, activity: new Map() });
+      Object.assign(coinOf(d.ticker), { hint: null, holdings: holdingsAt(d, d.ticker, d.balance), error: null, activity: new Map() });
       markCoin(coinOf(d.ticker));
       for (const token of d.tokens ?? []) {
-        Object.assign(coinOf(token.ticker, d.ticker), { hint: null, balance: token.balance ?? hd[token.ticker] });
+        Object.assign(coinOf(token.ticker, d.ticker), { hint: null, holdings: holdingsAt(d, token.ticker, token.balance) });
         markCoin(coinOf(token.ticker));
       }
       break;
+    case 'BalanceChanged': {
+      // The watched balance of one address: shown from the event alone, no RPC read.
+      const coin = coinOf(d.ticker, d.ticker === d.platform ? undefined : d.platform);
+      coin.holdings.set(d.address, d.new);
+      noteActivity(coin.activity, event);
+      renderPending = true;
+      break;
+    }
     case 'ActivationFailed':
     case 'ActivationCancelled':
     case 'ActivationInterrupted':
@@ -315,12 +339,12 @@ function apply(event) {
       break;
     case 'CoinDisabled':
       for (const ticker of [d.ticker, ...(d.tokens ?? [])]) {
-        Object.assign(coinOf(ticker), { hint: null, balance: undefined });
+        Object.assign(coinOf(ticker), { hint: null, holdings: new Map() });
         markCoin(coinOf(ticker));
       }
       break;
     case 'TokenDisabled':
-      Object.assign(coinOf(d.ticker, d.platform), { hint: null, balance: undefined });
+      Object.assign(coinOf(d.ticker, d.platform), { hint: null, holdings: new Map() });
       markCoin(coinOf(d.ticker));
       break;
     case 'TaskCreated':
@@ -363,6 +387,7 @@ async function flush() {
   if (flushing || !signedIn) return;
   flushing = true;
   try {
+    if (renderPending && dirtyCoins.size === 0 && dirtyTasks.size === 0) render();
     while (signedIn && (dirtyCoins.size > 0 || dirtyTasks.size > 0)) {
       const coinList = [...dirtyCoins].slice(0, BATCH_MAX);
       const taskList = [...dirtyTasks].slice(0, BATCH_MAX - coinList.length);
@@ -415,9 +440,27 @@ function stateOf(coin) {
   return coin.status?.state ?? coin.hint ?? 'inactive';
 }
 
-function balanceText(balance) {
-  if (balance === undefined) return '—';
-  return balance.unspendable === '0' ? balance.spendable : `${balance.spendable} (+${balance.unspendable} unspendable)`;
+/** The exact sum of two non-negative decimal strings (BigInt, never floating point). */
+function addDecimal(a, b) {
+  const [ai, af = ''] = a.split('.');
+  const [bi, bf = ''] = b.split('.');
+  const scale = Math.max(af.length, bf.length);
+  const digits = (BigInt(ai + af.padEnd(scale, '0')) + BigInt(bi + bf.padEnd(scale, '0'))).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+  return fraction === '' ? whole : `${whole}.${fraction}`;
+}
+
+/** A coin's balance over all its addresses (`—` when none was read). */
+function balanceText(holdings) {
+  if (holdings.size === 0) return '—';
+  let spendable = '0';
+  let unspendable = '0';
+  for (const balance of holdings.values()) {
+    spendable = addDecimal(spendable, balance.spendable);
+    unspendable = addDecimal(unspendable, balance.unspendable);
+  }
+  return unspendable === '0' ? spendable : `${spendable} (+${unspendable} unspendable)`;
 }
 
 function settingsText(status) {
@@ -441,6 +484,7 @@ function coinOrder() {
 }
 
 function render() {
+  renderPending = false;
   const coinBody = $('coins').tBodies[0];
   for (const coin of coinOrder()) {
     let row = coinBody.querySelector(`tr[data-ticker="${CSS.escape(coin.ticker)}"]`);
@@ -466,7 +510,7 @@ function render() {
     word.dataset.state = state;
     stateCell.querySelector('.activity').textContent = coin.error ?? [...coin.activity.values()].join(' · ');
     cell(row, 2, enabled ? (coin.status?.address ?? '—') : '—', 'address');
-    cell(row, 3, enabled ? balanceText(coin.balance) : '—');
+    cell(row, 3, enabled ? balanceText(coin.holdings) : '—');
     cell(row, 4, enabled ? settingsText(coin.status) : '—');
     row.dataset.state = state;
   }

@@ -6,8 +6,9 @@ import { LITECOIN_REGTEST, p2pkhAddress } from '../../devnet/litecoind/litecoinR
 import { startElectrumServer, type ElectrumServer } from '../../devnet/electrum/electrumServer.ts';
 import { ManualClock } from '../../devnet/testing/manualClock.ts';
 import { createIguanaKeyProvider } from '../../infra/keys/index.ts';
-import { startStack, TEST_PASSPHRASE, type Stack } from '../../devnet/testing/stack.ts';
+import { startStack, TEST_PASSPHRASE, TEST_PASSWORD, type Stack } from '../../devnet/testing/stack.ts';
 import { eventually } from '../../devnet/testing/tasks.ts';
+import { SseClient } from '../../devnet/testing/sseClient.ts';
 import type { StoredEvent } from '../../spec/events.ts';
 import { formatAmount, parseAmount } from '../../spec/amount.ts';
 
@@ -19,8 +20,11 @@ import { formatAmount, parseAmount } from '../../spec/amount.ts';
 
 const COIN = 'LTCR';
 const SEGWIT = 'LTCW';
+/** A second ticker of the same chain and key: the same address, hence the same script hash. */
+const TWIN = 'LTCR2';
 const COINS = [
   { coin: COIN, name: 'litecoin', mm2: 1, pubtype: 111, decimals: 8, protocol: { type: 'UTXO' } },
+  { coin: TWIN, mm2: 1, pubtype: 111, decimals: 8, protocol: { type: 'UTXO' } },
   { coin: SEGWIT, mm2: 1, pubtype: 111, segwit: true, bech32_hrp: 'rltc', address_format: { format: 'segwit' }, decimals: 8, protocol: { type: 'UTXO' } },
 ];
 
@@ -117,6 +121,37 @@ describe('an Electrum coin watched by script-hash subscriptions', () => {
     }
   });
 
+  test('stream::balance::enable: a regtest transfer reaches /event-stream as one BALANCE:LTCR frame and /events as one BalanceChanged, and my_balance answers it without a server call', async () => {
+    const s = await enabled();
+    const bearer = { authorization: `Bearer ${TEST_PASSWORD}` };
+    const client = await SseClient.connect(`${s.service.url}/event-stream?id=5`, { headers: bearer });
+    const events = await SseClient.connect(`${s.service.url}/events?type=BalanceChanged`, { headers: bearer });
+    try {
+      await client.waitFor((f) => f.event === 'ready');
+      await events.waitFor((f) => f.event === 'ready');
+      const on = await s.v2('stream::balance::enable', { coin: COIN, client_id: 5 });
+      assert.deepEqual([on.status, on.body.result], [200, { streamer_id: `BALANCE:${COIN}` }]);
+      const balance = (await s.legacy('my_balance', { coin: COIN })).body.balance as string;
+      await settled();
+      await node.fund(address, 2_500_000n, 0);
+      const now = formatAmount(parseAmount(balance, 8) + 2_500_000n, 8);
+      const frame = await client.waitFor((f) => f.data.includes('BALANCE:'));
+      assert.deepEqual(JSON.parse(frame.data), { _type: `BALANCE:${COIN}`, message: [{ ticker: COIN, address, balance: { spendable: now, unspendable: '0' } }] });
+      const logged = await events.waitFor((f) => f.event !== 'ready' && f.data.includes('BalanceChanged'));
+      assert.deepEqual(JSON.parse(logged.data).data, { ticker: COIN, platform: COIN, address, old: { spendable: balance, unspendable: '0' }, new: { spendable: now, unspendable: '0' }, block: JSON.parse(logged.data).data.block });
+      await settled();
+      const hits = server.hits.length;
+      assert.equal((await s.legacy('my_balance', { coin: COIN })).body.balance, now);
+      assert.equal(server.hits.length, hits, 'my_balance asked the server nothing');
+      assert.equal(client.frames.filter((f) => f.data.includes('BALANCE:')).length, 1, 'one frame');
+      assert.equal(events.frames.filter((f) => f.data.includes('BalanceChanged')).length, 1, 'one event');
+    } finally {
+      client.close();
+      events.close();
+      await s.stop();
+    }
+  });
+
   test('When the coin is disabled, Then its watcher stops and its subscriptions end with its connection', async () => {
     const s = await enabled();
     try {
@@ -153,6 +188,31 @@ describe('an Electrum coin watched by script-hash subscriptions', () => {
       await node.fund(address, 5_000_000n, 0);
       const now = formatAmount(parseAmount(balance, 8) + 5_000_000n, 8);
       assert.deepEqual(await untilBalanceEvents(s, 1), [`coin.${COIN} ${COIN} ${balance} -> ${now}`]);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('Given two coins paid by one script on one server, When a transfer reaches it, Then both are read in one request, each call once', async () => {
+    const s = await enabled();
+    try {
+      const { status, body } = await s.legacy('electrum', { coin: TWIN, servers: [{ url: server.tcp!, protocol: 'TCP' }] });
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(body.address, address);
+      await eventually(() => s.service.registry.watchedBalance(TWIN, TWIN, address) !== undefined, 'the second coin to join');
+      await settled();
+      const balance = (await s.legacy('my_balance', { coin: COIN })).body.balance as string;
+      const before = server.requests.length;
+      await node.fund(address, 4_000_000n, 0);
+      const now = formatAmount(parseAmount(balance, 8) + 4_000_000n, 8);
+      assert.deepEqual((await untilBalanceEvents(s, 2)).sort(), [`coin.${COIN} ${COIN} ${balance} -> ${now}`, `coin.${TWIN} ${TWIN} ${balance} -> ${now}`]);
+      await settled();
+      // One notification of the shared script, one read of both coins: a single batch, no call twice.
+      const reads = server.requests.slice(before);
+      assert.equal(reads.length, 1, JSON.stringify(reads));
+      // The tip, then each of the wallet's two scripts (P2PKH and P2PK) once, not once per coin.
+      const count = (method: string) => reads[0]!.filter((m) => m === method).length;
+      assert.deepEqual([count('blockchain.headers.subscribe'), count('blockchain.scripthash.get_balance'), count('blockchain.scripthash.listunspent')], [1, 2, 2], JSON.stringify(reads));
     } finally {
       await s.stop();
     }
