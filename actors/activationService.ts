@@ -19,8 +19,7 @@ import type { ChainFamilies } from './chainFamilies.ts';
 import { ALL_CHAINS, readAccountPage, summarizeAccountPage, type AccountPage, type AccountPageRequest } from './accountBalance.ts';
 import type { Bip44Chain } from '../spec/accountBalance.ts';
 import type { AccountBalanceRead, NewAddressRead, ScannedAddressesRead } from '../spec/events.ts';
-import { isUsedAddress, summarizeHdAddress } from '../machines/activation.types.ts';
-import { notHdWallet, readNewAddress, scanNewAddresses } from './hdAddresses.ts';
+import { HdAddressOperations } from './hdAddressOperations.ts';
 
 /** The account balance methods' `NoSuchCoin` (400, `{coin}`), as the reference's `HDAccountBalanceRpcError`. */
 const noSuchCoin = (ticker: string) => new ActivationError(ErrorType.NoSuchCoin, `No such coin ${ticker}`, { coin: ticker }, { httpStatus: 400 });
@@ -62,8 +61,7 @@ export class ActivationService {
   readonly #registry: CoinRegistry;
   readonly #enabledCoins: EnabledCoinsProjection;
   readonly #coins: CoinsCatalog;
-  /** Per platform: its last HD address operation, settled (they run one after the other). */
-  readonly #hdQueue = new Map<string, Promise<void>>();
+  readonly #hdAddresses: HdAddressOperations;
 
   constructor(deps: {
     coins: CoinsCatalog;
@@ -83,6 +81,7 @@ export class ActivationService {
     this.#registry = deps.registry;
     this.#enabledCoins = deps.enabledCoins;
     this.#coins = coins;
+    this.#hdAddresses = new HdAddressOperations({ registry: this.#registry, find: (ticker) => this.#answeringCoin(ticker), noSuchCoin });
   }
 
   /**
@@ -214,51 +213,15 @@ export class ActivationService {
 
   /**
    * Hands out the next address of an enabled coin's HD account chain (`get_new_address`,
-   * docs/compatibility.md §22): read with the gap-limit check, then recorded (`AddressCreated`) and
-   * watched. One address operation per coin at a time, so two requests get two addresses.
+   * docs/compatibility.md §22; see {@link HdAddressOperations.newAddress}).
    */
   newAddress(ticker: string, request: { accountIndex: number; chain: Bip44Chain; gapLimit?: number }, signal: AbortSignal): Promise<NewAddressRead> {
-    return this.#hdOperation(ticker, async (coin) => {
-      const created = await readNewAddress(coin, request, signal);
-      await this.#registry.addHdAddresses(coin.ticker, { type: 'ADD_HD_ADDRESSES', accountIndex: request.accountIndex, created });
-      return summarizeHdAddress(coin, created);
-    });
+    return this.#hdAddresses.newAddress(ticker, request, signal);
   }
 
-  /**
-   * Scans an enabled coin's HD account beyond its listed addresses (`task::scan_for_new_addresses`):
-   * what it finds is recorded (`AddressesScanned`, one per chain) and watched.
-   */
+  /** Scans an enabled coin's HD account beyond its listed addresses (`task::scan_for_new_addresses`; see {@link HdAddressOperations.scan}). */
   scanForNewAddresses(ticker: string, request: { accountIndex: number; gapLimit?: number }, signal: AbortSignal): Promise<ScannedAddressesRead> {
-    return this.#hdOperation(ticker, async (coin) => {
-      const scanned = await scanNewAddresses(coin, request, signal);
-      await this.#registry.addHdAddresses(coin.ticker, { type: 'ADD_HD_ADDRESSES', accountIndex: request.accountIndex, scanned });
-      const addresses = scanned.flatMap((s) => s.found.map((a) => summarizeHdAddress(coin, a, !isUsedAddress(a))));
-      return { accountIndex: request.accountIndex, accountPath: coin.hd!.accountPath, addresses };
-    });
-  }
-
-  /**
-   * Runs `operation` on the enabled coin `ticker` (a platform: a token has no HD account of its
-   * own) after the coin's previous address operation, on the coin as it is then.
-   */
-  #hdOperation<T>(ticker: string, operation: (coin: ActivatedCoin) => Promise<T>): Promise<T> {
-    const found = this.#answeringCoin(ticker);
-    if (found === undefined) return Promise.reject(noSuchCoin(ticker));
-    if (found.token !== undefined) return Promise.reject(notHdWallet());
-    const platform = found.coin.ticker;
-    const previous = this.#hdQueue.get(platform) ?? Promise.resolve();
-    const run = previous.then(() => {
-      const coin = this.#answeringCoin(platform)?.coin;
-      return coin === undefined ? Promise.reject(noSuchCoin(ticker)) : operation(coin);
-    });
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#hdQueue.set(platform, settled);
-    void settled.then(() => this.#hdQueue.get(platform) === settled && this.#hdQueue.delete(platform));
-    return run;
+    return this.#hdAddresses.scan(ticker, request, signal);
   }
 
   /** Refuses a coin whose balance `my_balance` would not answer (`NoSuchCoin {coin}`, the reference's `HDAccountBalanceRpcError`). */

@@ -8,7 +8,8 @@
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import { MAX_ADDRESSES_NUMBER } from '../spec/hdAddresses.ts';
 import { REQUEST_DEFAULTS } from '../spec/requestDefaults.ts';
-import { ChainFamilyId, isUsedAddress, listedOn, type ActivatedCoin, type HdAccountListing, type HdAddressRead, type HdAddressSource } from '../machines/activation.types.ts';
+import { ChainFamilyId, type ActivatedCoin, type HdAccountListing, type HdAddressRead, type HdAddressSource } from '../machines/activation.types.ts';
+import { isUsedAddress, listedOn } from '../machines/hdAccount.ts';
 
 type Chain = 'External' | 'Internal';
 

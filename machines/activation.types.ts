@@ -1,5 +1,5 @@
 import { formatAmount } from '../spec/amount.ts';
-import type { ActivatedTokenInfo, ActivationSummary, BalanceInfo, NewAddressRead } from '../spec/events.ts';
+import type { ActivatedTokenInfo, ActivationSummary, BalanceInfo } from '../spec/events.ts';
 export type { ActivationSummary } from '../spec/events.ts';
 import type { DerivationMethod } from '../spec/derivationMethod.ts';
 import type { NftHolding } from '../spec/nft.ts';
@@ -248,40 +248,6 @@ export interface HdAccountListing {
   readonly source?: HdAddressSource;
 }
 
-/** Whether an address was ever used: a transaction touched it, or it holds a balance of any ticker. */
-export function isUsedAddress(read: HdAddressRead): boolean {
-  return read.txCount > 0n || Object.values(read.balances).some((b) => b.spendable > 0n || b.unspendable > 0n);
-}
-
-/** How many addresses of `chain` the coin's HD account lists (its next address id). */
-export function listedOn(coin: ActivatedCoin, chain: 'External' | 'Internal'): number {
-  return coin.hd?.addresses.filter((a) => a.chain === chain).length ?? 0;
-}
-
-/**
- * An address as events record it: balances as decimal strings in each ticker's unit, none at all
- * with `unused` (a scan's gap address, which the reference lists with an empty balance map).
- */
-export function summarizeHdAddress(coin: ActivatedCoin, read: HdAddressRead, unused = false): NewAddressRead {
-  const decimalsOf = new Map<string, number>([[coin.ticker, coin.decimals], ...coin.tokens.map((t) => [t.ticker, t.decimals] as const)]);
-  const balances = unused ? {} : Object.fromEntries(Object.entries(read.balances).map(([ticker, b]) => [ticker, balanceInfo(b, decimalsOf.get(ticker) ?? 0)]));
-  return { address: read.address, derivationPath: read.derivationPath, chain: read.chain, addressIndex: read.addressIndex, balances };
-}
-
-/**
- * The coin with `found` added to its HD account's listing (an address already listed keeps its
- * place and takes the new read). Each chain stays in address-id order, External first.
- */
-export function withHdAddresses(coin: ActivatedCoin, found: readonly HdAddressRead[]): ActivatedCoin {
-  const hd = coin.hd;
-  if (hd === undefined || found.length === 0) return coin;
-  const byPath = new Map<string, HdListedAddress>(hd.addresses.map((a) => [a.derivationPath, a]));
-  for (const { address, derivationPath, chain, balances } of found) byPath.set(derivationPath, { address, derivationPath, chain, balances });
-  const idOf = (path: string) => Number(path.slice(path.lastIndexOf('/') + 1));
-  const order = (a: HdListedAddress, b: HdListedAddress) => (a.chain === b.chain ? idOf(a.derivationPath) - idOf(b.derivationPath) : a.chain === 'External' ? -1 : 1);
-  return { ...coin, hd: { ...hd, addresses: [...byPath.values()].sort(order) } };
-}
-
 /** What a successful activation knows about the coin. */
 export interface ActivatedCoin {
   readonly ticker: string;
@@ -310,7 +276,8 @@ export interface ActivatedCoin {
   readonly connection: unknown;
 }
 
-function balanceInfo(balance: Balance, decimals: number): BalanceInfo {
+/** A balance as events record it: decimal strings in the coin's unit. */
+export function balanceInfo(balance: Balance, decimals: number): BalanceInfo {
   return { spendable: formatAmount(balance.spendable, decimals), unspendable: formatAmount(balance.unspendable, decimals) };
 }
 

@@ -4,13 +4,9 @@ import { ActivationError, ErrorType, toActivationError } from '../spec/errors.ts
 import {
   isLegacyVia,
   isStandaloneVia,
-  isUsedAddress,
-  listedOn,
   summarizeActivation,
-  summarizeHdAddress,
   summarizeToken,
   withPlannedSettings,
-  withHdAddresses,
   withSettingChanged,
   type ActivatedCoin,
   type ActivatedToken,
@@ -18,6 +14,7 @@ import {
   type ActivationVia,
   type TokenPlan,
 } from './activation.types.ts';
+import { isUsedAddress, listedOn, summarizeHdAddress, withHdAddresses } from './hdAccount.ts';
 import type { CoinActivationContext, CoinActivationEvent, CoinActivationInput, CoinActivationOutput } from './coinActivation.types.ts';
 
 export type { CoinActivationContext, CoinActivationEvent, CoinActivationInput, CoinActivationOutput };
