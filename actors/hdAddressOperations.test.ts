@@ -11,9 +11,11 @@ import { HdAddressOperations } from './hdAddressOperations.ts';
 const PATH = "m/44'/2'/0'";
 /** A chain where nothing is used; each read waits a turn, so concurrent reads would overlap. */
 const source: HdAddressSource = {
-  async read(chain, indices) {
+  async read(chain, indices, tokens) {
     await new Promise((r) => setImmediate(r));
-    const addresses = indices.map((i) => ({ address: `${chain}-${i}`, derivationPath: `${PATH}/0/${i}`, chain, addressIndex: i, txCount: 0n, balances: { LTC: { spendable: 0n, unspendable: 0n } } }));
+    const zero = { spendable: 0n, unspendable: 0n };
+    const balances = Object.fromEntries([['LTC', zero], ...tokens.map((t) => [t.ticker, zero] as const)]);
+    const addresses = indices.map((i) => ({ address: `${chain}-${i}`, derivationPath: `${PATH}/0/${i}`, chain, addressIndex: i, txCount: 0n, balances }));
     return { currentBlock: 1, addresses };
   },
 };
@@ -59,10 +61,13 @@ describe('HdAddressOperations', () => {
     assert.ok(good.status === 'fulfilled' && good.value.addressIndex === 0);
   });
 
-  test('A token or an unknown coin is refused before any read', async () => {
+  test('A token hands out its platform\'s next address, with its own balance only; an unknown coin is refused before any read', async () => {
     const h = harness();
-    await assert.rejects(h.operations.newAddress('TKN', { accountIndex: 0, chain: 'External' }, signal), (e) => isActivationError(e) && e.errorType === 'CoinIsActivatedNotWithHDWallet');
     await assert.rejects(h.operations.scan('NOPE', { accountIndex: 0 }, signal), (e) => isActivationError(e) && e.errorType === 'NoSuchCoin');
     assert.deepEqual(h.recorded, []);
+    await h.operations.newAddress('LTC', { accountIndex: 0, chain: 'External' }, signal);
+    const token = await h.operations.newAddress('TKN', { accountIndex: 0, chain: 'External' }, signal);
+    assert.deepEqual([token.addressIndex, Object.keys(token.balances)], [1, ['TKN']]);
+    assert.deepEqual(h.recorded, [0, 1]);
   });
 });

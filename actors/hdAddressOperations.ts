@@ -1,7 +1,8 @@
 /**
  * The HD address operations of enabled coins (issue 26, docs/compatibility.md §22): each reads
  * through the coin's account (actors/hdAddresses.ts), then records what it found on the coin's
- * machine (`AddressCreated`, `AddressesScanned`), which the watchers then follow. The operations
+ * machine (`AddressCreated`, `AddressesScanned`), which the watchers then follow. A token's
+ * request works on its platform's account. The operations
  * of one coin run one after the other, each on the coin as it is then, so two requests at once
  * get two addresses.
  */
@@ -11,7 +12,7 @@ import type { Bip44Chain } from '../spec/accountBalance.ts';
 import type { ActivatedCoin, ActivatedToken } from '../machines/activation.types.ts';
 import { isUsedAddress, summarizeHdAddress } from '../machines/hdAccount.ts';
 import type { CoinRegistry } from './coinRegistry.ts';
-import { notHdWallet, readNewAddress, scanNewAddresses } from './hdAddresses.ts';
+import { readNewAddress, scanNewAddresses } from './hdAddresses.ts';
 
 export interface HdAddressOperationsDeps {
   readonly registry: Pick<CoinRegistry, 'addHdAddresses'>;
@@ -32,33 +33,39 @@ export class HdAddressOperations {
 
   /** The next address of the account chain, read with the gap-limit check, then recorded (`AddressCreated`). */
   newAddress(ticker: string, request: { accountIndex: number; chain: Bip44Chain; gapLimit?: number }, signal: AbortSignal): Promise<NewAddressRead> {
-    return this.#run(ticker, async (coin) => {
+    return this.#run(ticker, async (coin, seen) => {
       const created = await readNewAddress(coin, request, signal);
       await this.#deps.registry.addHdAddresses(coin.ticker, { type: 'ADD_HD_ADDRESSES', accountIndex: request.accountIndex, created });
-      return summarizeHdAddress(coin, created);
+      return seen(summarizeHdAddress(coin, created));
     });
   }
 
   /** A scan beyond the account's listed addresses; what it found is recorded (`AddressesScanned`, one per chain). */
   scan(ticker: string, request: { accountIndex: number; gapLimit?: number }, signal: AbortSignal): Promise<ScannedAddressesRead> {
-    return this.#run(ticker, async (coin) => {
+    return this.#run(ticker, async (coin, seen) => {
       const scanned = await scanNewAddresses(coin, request, signal);
       await this.#deps.registry.addHdAddresses(coin.ticker, { type: 'ADD_HD_ADDRESSES', accountIndex: request.accountIndex, scanned });
-      const addresses = scanned.flatMap((s) => s.found.map((a) => summarizeHdAddress(coin, a, !isUsedAddress(a))));
+      const addresses = scanned.flatMap((s) => s.found.map((a) => seen(summarizeHdAddress(coin, a, !isUsedAddress(a)))));
       return { accountIndex: request.accountIndex, accountPath: coin.hd!.accountPath, addresses };
     });
   }
 
-  /** Runs `operation` on the enabled platform `ticker` (a token has no HD account of its own) after its previous one. */
-  #run<T>(ticker: string, operation: (coin: ActivatedCoin) => Promise<T>): Promise<T> {
+  /**
+   * Runs `operation` on the enabled coin `ticker` after its previous one. A token works on its
+   * platform's account, which it shares (as the reference's ERC20 coins share their platform's
+   * HD wallet), and sees its own balances only (`seen`).
+   */
+  #run<T>(ticker: string, operation: (coin: ActivatedCoin, seen: (address: NewAddressRead) => NewAddressRead) => Promise<T>): Promise<T> {
     const { find, noSuchCoin } = this.#deps;
     const found = find(ticker);
     if (found === undefined) return Promise.reject(noSuchCoin(ticker));
-    if (found.token !== undefined) return Promise.reject(notHdWallet());
     const platform = found.coin.ticker;
+    const token = found.token?.ticker;
+    const seen = (address: NewAddressRead): NewAddressRead =>
+      token === undefined ? address : { ...address, balances: Object.fromEntries(Object.entries(address.balances).filter(([t]) => t === token)) };
     const run = (this.#queue.get(platform) ?? Promise.resolve()).then(() => {
-      const coin = find(platform)?.coin;
-      return coin === undefined ? Promise.reject(noSuchCoin(ticker)) : operation(coin);
+      const coin = find(ticker)?.coin;
+      return coin === undefined ? Promise.reject(noSuchCoin(ticker)) : operation(coin, seen);
     });
     const settled = run.then(
       () => undefined,

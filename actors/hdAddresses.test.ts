@@ -62,6 +62,9 @@ describe('get_new_address: the gap-limit rule', () => {
     await assert.rejects(readNewAddress(hdCoin(c.source, 5), { accountIndex: 0, chain: 'External' }, signal), refusedWith('EmptyAddressesLimitReached', { gap_limit: 3 }));
     const wider = await readNewAddress(hdCoin(c.source, 5), { accountIndex: 0, chain: 'External', gapLimit: 4 }, signal);
     assert.equal(wider.addressIndex, 5);
+    // gap_limit 0: the last address alone decides, as the reference's walk back.
+    await assert.rejects(readNewAddress(hdCoin(c.source, 5), { accountIndex: 0, chain: 'External', gapLimit: 0 }, signal), refusedWith('EmptyAddressesLimitReached', { gap_limit: 0 }));
+    assert.equal((await readNewAddress(hdCoin(c.source, 2), { accountIndex: 0, chain: 'External', gapLimit: 0 }, signal)).addressIndex, 2);
   });
 
   test('Each chain counts its own addresses; another account is UnknownAccount; no HD account is CoinIsActivatedNotWithHDWallet', async () => {

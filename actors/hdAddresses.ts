@@ -51,7 +51,8 @@ export async function readNewAddress(coin: ActivatedCoin, request: { accountInde
   if (known >= MAX_ADDRESSES_NUMBER) {
     throw new ActivationError(ErrorType.AddressLimitReached, `Reached the limit of addresses: ${MAX_ADDRESSES_NUMBER}`, { max_addresses_number: MAX_ADDRESSES_NUMBER });
   }
-  const checked = known === 0 || gapLimit > known ? [] : range(known - gapLimit, known);
+  // The reference walks back from the last known address, so even `gap_limit` 0 checks that one.
+  const checked = known === 0 || gapLimit > known ? [] : range(known - Math.max(gapLimit, 1), known);
   const read = await source.read(request.chain, [...checked, known], coin.tokens, signal);
   if (checked.length > 0 && !read.addresses.slice(0, checked.length).some(isUsedAddress)) {
     throw new ActivationError(ErrorType.EmptyAddressesLimitReached, `Addresses limit reached: the last ${gapLimit} addresses of the chain are empty`, { gap_limit: gapLimit });

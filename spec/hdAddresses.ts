@@ -15,7 +15,7 @@ export const MAX_ADDRESSES_NUMBER = 0x80000000;
 const AccountIndex = Type.Integer({ minimum: 0, maximum: 0x7fffffff });
 const ChainParam = Type.Union([Type.Literal(Bip44Chain.External), Type.Literal(Bip44Chain.Internal)], { default: Bip44Chain.External });
 /** Absent: the gap limit the coin was activated with (spec 4.1 `gap_limit`, 20 by default). */
-const GapLimit = Type.Optional(Type.Integer({ minimum: 1, maximum: 0x7fffffff }));
+const GapLimit = Type.Optional(Type.Integer({ minimum: 0, maximum: 0x7fffffff }));
 const ClientId = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 });
 
 /** `get_new_address` params (v2): the account, its chain (`External` when absent) and the gap limit. */

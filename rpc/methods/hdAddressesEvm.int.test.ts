@@ -71,9 +71,9 @@ describe('HD addresses of an EVM platform with a token (devnet)', () => {
       assert.equal(second.body.result.new_address.address, a[2]);
       const refused = await s.v2('get_new_address', { coin: 'ETH', account_id: 0 });
       assert.deepEqual([refused.status, refused.body.error_type, refused.body.error_data], [400, 'EmptyAddressesLimitReached', { gap_limit: 2 }]);
-      // A token has no HD account of its own (the reference's CoinIsActivatedNotWithHDWallet).
+      // A token asks through its platform's account, which it shares: the same refusal.
       const token = await s.v2('get_new_address', { coin: 'USDT-ERC20', account_id: 0 });
-      assert.deepEqual([token.status, token.body.error_type], [400, 'CoinIsActivatedNotWithHDWallet']);
+      assert.deepEqual([token.status, token.body.error_type], [400, 'EmptyAddressesLimitReached']);
 
       // A mint to the new address 2, seen at the next block: one BalanceChanged for the token there.
       await eventually(() => s.service.registry.watchedBalance('ETH', 'USDT-ERC20', a[2]!) !== undefined, 'the new address to be watched');
@@ -84,9 +84,12 @@ describe('HD addresses of an EVM platform with a token (devnet)', () => {
       // The event is appended after the watcher's value changes: wait for the write, then check it is the only one.
       const changed = (await eventsOfType(s, 'BalanceChanged', 1)).map((e) => e.type === 'BalanceChanged' && `${e.data.ticker} ${e.data.address} ${e.data.old.spendable} -> ${e.data.new.spendable}`);
       assert.deepEqual(changed, [`USDT-ERC20 ${a[2]} 0 -> 1.5`]);
-      // A token-only address is used: the next address is handed out.
-      const third = await s.v2('get_new_address', { coin: 'ETH', account_id: 0 });
-      assert.equal(third.body.result.new_address.address, a[3]);
+      // A token-only address is used: the next address is handed out, here through the token
+      // (the platform's account, the token's balance only, as the reference's ERC20 coins answer).
+      const third = await s.v2('get_new_address', { coin: 'USDT-ERC20', account_id: 0 });
+      assert.deepEqual(third.body.result, {
+        new_address: { address: a[3], derivation_path: "m/44'/60'/0'/0/3", chain: 'External', balance: { 'USDT-ERC20': { spendable: '0', unspendable: '0' } } },
+      });
 
       // account_balance of the platform and of the token list every handed-out address.
       const account = await s.v2('account_balance', { coin: 'ETH', account_index: 0 });
