@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { Interface, toQuantity } from 'ethers';
 import { startEvmDevnet, type EvmDevnet } from '../../devnet/index.ts';
 import { createHdKeyProvider } from '../../infra/keys/hd.ts';
-import { evmAddress } from '../../infra/keys/index.ts';
-import { DEVNET_CHAIN_ID, SWAP_CONTRACT, devnetCoins, startStack, type Stack } from '../../devnet/testing/stack.ts';
+import { evmAddress, evmToTronBase58 } from '../../infra/keys/index.ts';
+import { DEVNET_CHAIN_ID, SWAP_CONTRACT, devnetCoins, enableTrxParams, startStack, type Stack } from '../../devnet/testing/stack.ts';
 import { ManualClock } from '../../devnet/testing/manualClock.ts';
 import { eventsOfType, eventually } from '../../devnet/testing/tasks.ts';
 
@@ -116,6 +116,28 @@ describe('HD addresses of an EVM platform with a token (devnet)', () => {
       const scanned = (await eventsOfType(s, 'AddressesScanned')).map((e) => e.type === 'AddressesScanned' && [e.data.chain, e.data.knownAddresses]);
       assert.deepEqual(scanned, [['External', 7]]);
       assert.notEqual(s.service.registry.watchedBalance('ETH', 'ETH', a[6]!), undefined, 'the found address is watched');
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test('TRON: an HD TRX hands out TRON addresses through its own reader, with the TRC20 balance; the gap rule reads TRON accounts', async () => {
+    const tronAt = async (addressId: number) => evmAddress(await keys.publicKey({ coin: 'TRX', derivation_path: "m/44'/195'" }, { accountId: 0, chain: 'External', addressId }));
+    const s = await startStack({ devnet, tron: true, config: { enable_hd: true, passphrase: MNEMONIC } });
+    try {
+      assert.equal((await s.v2('enable_eth_with_tokens', enableTrxParams(s, ['USDT-TRC20'], { gap_limit: 1 }))).status, 200);
+      const refused = await s.v2('get_new_address', { coin: 'TRX', account_id: 0 });
+      assert.deepEqual([refused.status, refused.body.error_type, refused.body.error_data], [400, 'EmptyAddressesLimitReached', { gap_limit: 1 }]);
+      await devnet.request('hardhat_setBalance', [await tronAt(0), '0x64']);
+      const created = await s.v2('get_new_address', { coin: 'TRX', account_id: 0 });
+      assert.deepEqual(created.body.result, {
+        new_address: {
+          address: evmToTronBase58(await tronAt(1)),
+          derivation_path: "m/44'/195'/0'/0/1",
+          chain: 'External',
+          balance: { TRX: { spendable: '0', unspendable: '0' }, 'USDT-TRC20': { spendable: '0', unspendable: '0' } },
+        },
+      });
     } finally {
       await s.stop();
     }
