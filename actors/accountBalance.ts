@@ -6,17 +6,24 @@
  */
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import { Bip44Chain, type PagingOptions } from '../spec/accountBalance.ts';
-import type { ActivatedCoin, Balance } from '../machines/activation.types.ts';
+import { ChainFamilyId, type ActivatedCoin, type Balance } from '../machines/activation.types.ts';
 import { formatAmount } from '../spec/amount.ts';
 import type { AccountBalanceRead } from '../spec/events.ts';
 import type { WatchedBalance, WatchRead } from './ports/balanceWatch.ts';
 import { watchKey } from '../machines/balanceWatch.machine.ts';
 import type { WatchedValue } from './balanceWatchers.ts';
 
+/**
+ * Every chain the account lists (`task::account_balance`, the reference's `all_known_addresses_balances`):
+ * both for a UTXO coin, External only for an account-model coin.
+ */
+export const ALL_CHAINS = 'all';
+
 /** Which addresses of which account: `paging` absent is page 1. */
 export interface AccountPageRequest {
   readonly accountIndex: number;
-  readonly chain: Bip44Chain;
+  /** One chain (`account_balance`), or {@link ALL_CHAINS}: External then Internal. */
+  readonly chain: Bip44Chain | typeof ALL_CHAINS;
   readonly limit: number;
   readonly paging?: PagingOptions;
   /** A token of the coin: only its balances (absent: the coin's and every token's). */
@@ -72,8 +79,9 @@ export async function readAccountPage(coin: ActivatedCoin, request: AccountPageR
   if (request.accountIndex !== hd.accountId) {
     throw new ActivationError(ErrorType.UnknownAccount, `HD account '${request.accountIndex}' is not activated`, { account_id: request.accountIndex });
   }
-  // The listing holds one chain's addresses, in address-id order from 0.
-  const listed = hd.chain === request.chain ? hd.addresses : [];
+  // The listing holds each chain's addresses in address-id order from 0, External first.
+  const chains = request.chain !== ALL_CHAINS ? [request.chain] : coin.family === ChainFamilyId.Utxo ? [Bip44Chain.External, Bip44Chain.Internal] : [Bip44Chain.External];
+  const listed = hd.addresses.filter((a) => chains.includes(a.chain));
   const from = firstAddressId(request.limit, request.paging);
   const page = listed.slice(from, from + request.limit);
   const all = new Map<string, number>([[coin.ticker, coin.decimals], ...coin.tokens.map((t) => [t.ticker, t.decimals] as const)]);

@@ -8,7 +8,7 @@ import { ActivationError, ErrorType, errorSentence, invalidRequest } from '../sp
 import { parseCoinProtocol, protocolTypeName } from '../spec/coins.ts';
 import type { CoinsCatalog } from './ports/coinsCatalog.ts';
 import type { HdAddressesProjection } from '../events/projections/hdAddresses.ts';
-import { completeHdScan, deviceWalletId, requireSingleAddressPath, requireSingleAddressScan, resolveHdRequest, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
+import { completeHdScan, deviceWalletId, otherChain, requireSingleAddressPath, requireSingleAddressScan, resolveHdRequest, resolveHdScan, SingleAddressKey } from './hdPlan.ts';
 import { ActivationVia, ChainFamilyId, KeyPolicy, type ActivationPlan } from '../machines/activation.types.ts';
 import type { DeviceRead } from '../machines/activationTask.machine.ts';
 import type { CoinEntry } from '../spec/coins.ts';
@@ -95,8 +95,8 @@ export class ActivationPlanner {
     const { deviceHd, deviceAccount } = plan;
     if (deviceHd === undefined || deviceAccount === undefined) return plan;
     const walletId = deviceWalletId(deviceAccount.publicKeyHex);
-    const recorded = this.#recorded?.known(walletId, plan.ticker, deviceHd.accountId, deviceHd.chain);
-    return { ...plan, hd: { ...completeHdScan(deviceHd, recorded), walletId } };
+    const recorded = (chain: 'External' | 'Internal') => this.#recorded?.known(walletId, plan.ticker, deviceHd.accountId, chain);
+    return { ...plan, hd: { ...completeHdScan(deviceHd, recorded(deviceHd.chain), recorded(otherChain(deviceHd.chain))), walletId } };
   }
 
   /** Platform config → protocol parse → a family that serves the protocol → the family's checks. */

@@ -16,9 +16,10 @@ import { planTokenActivation, type TokenActivationCommand } from './tokenPlan.ts
 import { ActivationVia } from '../machines/activation.types.ts';
 import type { Activation } from './activationOutcome.ts';
 import type { ChainFamilies } from './chainFamilies.ts';
-import { readAccountPage, summarizeAccountPage, type AccountPage, type AccountPageRequest } from './accountBalance.ts';
-import { Bip44Chain } from '../spec/accountBalance.ts';
-import type { AccountBalanceRead } from '../spec/events.ts';
+import { ALL_CHAINS, readAccountPage, summarizeAccountPage, type AccountPage, type AccountPageRequest } from './accountBalance.ts';
+import type { Bip44Chain } from '../spec/accountBalance.ts';
+import type { AccountBalanceRead, NewAddressRead, ScannedAddressesRead } from '../spec/events.ts';
+import { HdAddressOperations } from './hdAddressOperations.ts';
 
 /** The account balance methods' `NoSuchCoin` (400, `{coin}`), as the reference's `HDAccountBalanceRpcError`. */
 const noSuchCoin = (ticker: string) => new ActivationError(ErrorType.NoSuchCoin, `No such coin ${ticker}`, { coin: ticker }, { httpStatus: 400 });
@@ -60,6 +61,7 @@ export class ActivationService {
   readonly #registry: CoinRegistry;
   readonly #enabledCoins: EnabledCoinsProjection;
   readonly #coins: CoinsCatalog;
+  readonly #hdAddresses: HdAddressOperations;
 
   constructor(deps: {
     coins: CoinsCatalog;
@@ -79,6 +81,7 @@ export class ActivationService {
     this.#registry = deps.registry;
     this.#enabledCoins = deps.enabledCoins;
     this.#coins = coins;
+    this.#hdAddresses = new HdAddressOperations({ registry: this.#registry, find: (ticker) => this.#answeringCoin(ticker), noSuchCoin });
   }
 
   /**
@@ -204,8 +207,21 @@ export class ActivationService {
 
   /** Every listed address of the HD account (`task::account_balance`), as its task records it. */
   async accountBalanceRead(ticker: string, accountIndex: number, signal: AbortSignal): Promise<AccountBalanceRead> {
-    const page = await this.accountBalance(ticker, { accountIndex, chain: Bip44Chain.External, limit: Number.MAX_SAFE_INTEGER }, signal);
+    const page = await this.accountBalance(ticker, { accountIndex, chain: ALL_CHAINS, limit: Number.MAX_SAFE_INTEGER }, signal);
     return summarizeAccountPage(page);
+  }
+
+  /**
+   * Hands out the next address of an enabled coin's HD account chain (`get_new_address`,
+   * docs/compatibility.md §22; see {@link HdAddressOperations.newAddress}).
+   */
+  newAddress(ticker: string, request: { accountIndex: number; chain: Bip44Chain; gapLimit?: number }, signal: AbortSignal): Promise<NewAddressRead> {
+    return this.#hdAddresses.newAddress(ticker, request, signal);
+  }
+
+  /** Scans an enabled coin's HD account beyond its listed addresses (`task::scan_for_new_addresses`; see {@link HdAddressOperations.scan}). */
+  scanForNewAddresses(ticker: string, request: { accountIndex: number; gapLimit?: number }, signal: AbortSignal): Promise<ScannedAddressesRead> {
+    return this.#hdAddresses.scan(ticker, request, signal);
   }
 
   /** Refuses a coin whose balance `my_balance` would not answer (`NoSuchCoin {coin}`, the reference's `HDAccountBalanceRpcError`). */

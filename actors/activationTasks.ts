@@ -3,7 +3,8 @@ import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
 import { taskStream, type EventLog } from '../events/log/eventLog.ts';
 import type { TaskRecord, TaskStatusProjection } from '../events/projections/taskStatus.ts';
-import { activationTaskMachine, TaskWork, type ActivationTaskInput, type HardwareTimeouts, type PlannedTask } from '../machines/activationTask.machine.ts';
+import { activationTaskMachine, TaskWork, type AccountWorkResult, type ActivationTaskInput, type HardwareTimeouts, type PlannedTask } from '../machines/activationTask.machine.ts';
+import type { Bip44Chain } from '../spec/accountBalance.ts';
 import { KeyPolicy } from '../machines/activation.types.ts';
 import { TaskKind } from '../spec/taskKind.ts';
 import type { Clock } from '../kernel/clock.ts';
@@ -20,6 +21,13 @@ import type { WithdrawCommand } from './withdrawCommand.ts';
 import { withdrawActor } from './withdrawTask.ts';
 
 type TaskActor = Actor<typeof activationTaskMachine>;
+
+/** What the task machine does for each account task kind. */
+const ACCOUNT_WORK = {
+  [TaskKind.AccountBalance]: TaskWork.AccountBalance,
+  [TaskKind.GetNewAddress]: TaskWork.NewAddress,
+  [TaskKind.ScanForNewAddresses]: TaskWork.ScanAddresses,
+} as const;
 
 /** The hardware waits of a task (device connect, PIN, device answer/confirmation), in ms. @default 300_000 each */
 export type TaskTimeouts = HardwareTimeouts;
@@ -47,12 +55,17 @@ export interface TaskStart {
   readonly clientId?: number;
 }
 
-/** A `task::account_balance` to start: the enabled coin, its HD account, the `client_id` of `init` (@default 0). */
-export interface AccountBalanceTaskStart {
-  readonly ticker: string;
-  readonly accountIndex: number;
-  readonly clientId?: number;
-}
+/**
+ * A task on an enabled coin's HD account to start: the coin, the account, the `client_id` of
+ * `init` (@default 0), and by kind what it does: read the account (`task::account_balance`), hand
+ * out a new address of `chain` (`task::get_new_address`), scan beyond the known addresses
+ * (`task::scan_for_new_addresses`); `gapLimit` absent: the coin's activation's.
+ */
+export type AccountTaskStart = { readonly ticker: string; readonly accountIndex: number; readonly clientId?: number } & (
+  | { readonly kind: typeof TaskKind.AccountBalance }
+  | { readonly kind: typeof TaskKind.GetNewAddress; readonly chain: Bip44Chain; readonly gapLimit?: number }
+  | { readonly kind: typeof TaskKind.ScanForNewAddresses; readonly gapLimit?: number }
+);
 
 /**
  * The task manager of every `task::<kind>::*` family (spec 3.2): gives ids (one sequence for every
@@ -109,22 +122,27 @@ export class ActivationTasks {
   }
 
   /**
-   * Starts a `task::account_balance` (docs/compatibility.md §21): fails at once only if the coin
-   * is not enabled (`NoSuchCoin`, as the reference's `init`); an Iguana coin or another account
-   * ends the task with the error. Resolves once the task's creation is durable.
+   * Starts a task on an enabled coin's HD account (`task::account_balance`, docs/compatibility.md
+   * §21; `task::get_new_address`, `task::scan_for_new_addresses`, §22): fails at once only if the
+   * coin is not enabled (`NoSuchCoin`, as the reference's `init`); an Iguana coin, another account
+   * or the gap limit ends the task with the error. Resolves once the task's creation is durable.
    */
-  async initAccountBalance({ ticker, accountIndex, clientId = 0 }: AccountBalanceTaskStart): Promise<number> {
+  async initAccountTask(start: AccountTaskStart): Promise<number> {
+    const { ticker, accountIndex, clientId = 0, kind } = start;
     const { service } = this.#deps;
     service.assertBalanceAnswered(ticker);
     const taskId = this.#nextId++;
-    await this.#persist(taskId, {
-      type: 'TaskCreated',
-      data: { taskId, ticker, tokens: [], getBalances: true, clientId, kind: TaskKind.AccountBalance, accountIndex },
-    });
-    const machine = activationTaskMachine.provide({
-      actors: { readAccountBalance: fromPromise(({ signal }) => service.accountBalanceRead(ticker, accountIndex, signal)) },
-    });
-    this.#start(taskId, machine, { taskId, ticker, timeouts: this.#timeouts, work: TaskWork.AccountBalance }, () => undefined);
+    await this.#persist(taskId, { type: 'TaskCreated', data: { taskId, ticker, tokens: [], getBalances: true, clientId, kind, accountIndex } });
+    const work = (signal: AbortSignal): Promise<AccountWorkResult> => {
+      if (start.kind === TaskKind.AccountBalance) return service.accountBalanceRead(ticker, accountIndex, signal).then((accountBalance) => ({ accountBalance }));
+      const { gapLimit } = start;
+      if (start.kind === TaskKind.GetNewAddress) {
+        return service.newAddress(ticker, { accountIndex, chain: start.chain, ...(gapLimit === undefined ? {} : { gapLimit }) }, signal).then((newAddress) => ({ newAddress }));
+      }
+      return service.scanForNewAddresses(ticker, { accountIndex, ...(gapLimit === undefined ? {} : { gapLimit }) }, signal).then((scannedAddresses) => ({ scannedAddresses }));
+    };
+    const machine = activationTaskMachine.provide({ actors: { workOnAccount: fromPromise(({ signal }) => work(signal)) } });
+    this.#start(taskId, machine, { taskId, ticker, timeouts: this.#timeouts, work: ACCOUNT_WORK[kind] }, () => undefined);
     return taskId;
   }
 

@@ -2,7 +2,7 @@ import { createActor, fromPromise, getInitialSnapshot, type Actor } from 'xstate
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { DomainEvent } from '../spec/events.ts';
 import type { EventLog } from '../events/log/eventLog.ts';
-import { coinActivationMachine, heldTokens } from '../machines/coinActivation.machine.ts';
+import { coinActivationMachine, heldTokens, type CoinActivationEvent } from '../machines/coinActivation.machine.ts';
 import type { ActivatedCoin, ActivationPlan, SettingChange } from '../machines/activation.types.ts';
 import {
   alreadyActivated,
@@ -224,6 +224,21 @@ export class CoinRegistry {
     actor.send(command);
     await this.#events.afterDurable(owner, Promise.resolve());
     return true;
+  }
+
+  /**
+   * Adds addresses to an active coin's HD account (`get_new_address`, `scan_for_new_addresses`):
+   * resolves once their events are durable. The machine takes them only where they continue its
+   * listing; anything else (the coin no longer active, the listing moved on) is an error to ask again.
+   */
+  async addHdAddresses(ticker: string, command: Extract<CoinActivationEvent, { type: 'ADD_HD_ADDRESSES' }>): Promise<void> {
+    this.#assertRunning();
+    const actor = this.#actors.get(ticker);
+    if (!actor?.getSnapshot().can(command)) {
+      throw new ActivationError(ErrorType.InternalError, `the HD account of ${ticker} changed while its addresses were read: ask again`);
+    }
+    actor.send(command);
+    await this.#events.afterDurable(ticker, Promise.resolve());
   }
 
   /** The state of a platform coin (inactive when never seen this session). */

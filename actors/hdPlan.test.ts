@@ -25,7 +25,11 @@ describe('HD request resolution', () => {
     assert.equal(resolveHdScan(ETH, { scanPolicy: 'scan' }, seen).scan, true);
     assert.equal(resolveHdScan(ETH, { scanPolicy: 'do_not_scan' }, never).scan, false);
     const plan = resolveHdScan(ETH, { pathToAddress: { addressId: 6 }, minAddressesNumber: 3, gapLimit: 5 }, seen);
-    assert.deepEqual(plan, { accountId: 0, chain: 'External', addressId: 6, gapLimit: 5, scan: false, minAddresses: 7, knownAddresses: 4 });
+    assert.deepEqual(plan, { accountId: 0, chain: 'External', addressId: 6, gapLimit: 5, scan: false, minAddresses: 7, knownAddresses: 4, otherChainAddresses: 4 });
+    // The other chain's recorded addresses are listed (issue 26); none recorded there: none listed.
+    const byChain = (_: number, chain: string) => (chain === 'External' ? 4 : undefined);
+    assert.equal(resolveHdScan(ETH, undefined, byChain).otherChainAddresses, undefined);
+    assert.equal(resolveHdScan(ETH, { pathToAddress: { chain: 'Internal' } }, byChain).otherChainAddresses, 4);
   });
 
   test('a key with one address: path_to_address may only name account 0, External, 0 (docs/compatibility.md §6)', () => {

@@ -109,7 +109,7 @@ export function requireSingleAddressScan(entry: CoinEntry, request: HdRequest | 
  */
 export function resolveHdScan(entry: CoinEntry, request: HdRequest | undefined, known: (accountId: number, chain: 'External' | 'Internal') => number | undefined): HdScanPlan {
   const resolved = resolveHdRequest(entry, request);
-  return completeHdScan(resolved, known(resolved.accountId, resolved.chain));
+  return completeHdScan(resolved, known(resolved.accountId, resolved.chain), known(resolved.accountId, otherChain(resolved.chain)));
 }
 
 /**
@@ -125,12 +125,18 @@ export function resolveHdRequest(entry: CoinEntry, request: HdRequest | undefine
   return { ...path, gapLimit, scanPolicy, minAddresses: Math.max(request?.minAddressesNumber ?? 0, path.addressId + 1) };
 }
 
-/** The scan once the wallet's recorded count for the account chain is known (`undefined`: never activated). */
-export function completeHdScan(request: HdScanRequest, recorded: number | undefined): HdScanPlan {
+/** The account's other BIP44 chain. */
+export const otherChain = (chain: 'External' | 'Internal'): 'External' | 'Internal' => (chain === 'External' ? 'Internal' : 'External');
+
+/**
+ * The scan once the wallet's recorded count for the account chain is known (`undefined`: never
+ * activated), and that of the other chain (listed, not scanned).
+ */
+export function completeHdScan(request: HdScanRequest, recorded: number | undefined, otherRecorded?: number): HdScanPlan {
   const { scanPolicy, ...rest } = request;
   const scan = scanPolicy === ScanPolicy.Scan || (scanPolicy === ScanPolicy.ScanIfNewWallet && recorded === undefined);
   if (scan && request.gapLimit < 1) throw invalidRequest(GAP_LIMIT_TOO_SMALL);
-  return { ...rest, scan, knownAddresses: recorded ?? 0 };
+  return { ...rest, scan, knownAddresses: recorded ?? 0, ...(otherRecorded ? { otherChainAddresses: otherRecorded } : {}) };
 }
 
 const GAP_LIMIT_TOO_SMALL = 'params.gap_limit: must be at least 1 to scan';

@@ -103,6 +103,11 @@ export interface HdScanPlan {
   readonly minAddresses: number;
   /** Addresses known from earlier activations (0 for a new wallet). */
   readonly knownAddresses: number;
+  /**
+   * Addresses recorded on the account's other chain (handed out or found after an earlier
+   * activation, e.g. `Internal` ones): listed too, read but not scanned. @default 0
+   */
+  readonly otherChainAddresses?: number;
 }
 
 /** An HD activation: the scan and the wallet it belongs to (a public id, never the seed). */
@@ -198,6 +203,32 @@ export interface HdListedAddress {
   readonly balances: Readonly<Record<string, Balance>>;
 }
 
+/** One address of an HD account as its family reads it: how often it was used, and its balances by ticker. */
+export interface HdAddressRead extends HdListedAddress {
+  /** The address id on its chain. */
+  readonly addressIndex: number;
+  /** Transactions that touched it (0 and no balance: unused). */
+  readonly txCount: bigint;
+}
+
+/**
+ * How an HD coin reaches more addresses of its account after activation (`get_new_address`,
+ * `scan_for_new_addresses`): the family derives them from the same key and reads them in one round
+ * trip through the coin's own nodes. Held in memory with the coin, never in an event.
+ */
+export interface HdAddressSource {
+  /**
+   * Derives addresses `indices` of `chain` and reads each one's use and its balances (the coin's
+   * and each of `tokens`', by ticker), in one round trip; must stop when `signal` aborts.
+   */
+  read(
+    chain: 'External' | 'Internal',
+    indices: readonly number[],
+    tokens: readonly { readonly ticker: string; readonly contractAddress: string; readonly decimals: number | undefined }[],
+    signal: AbortSignal,
+  ): Promise<{ readonly currentBlock: number; readonly addresses: readonly HdAddressRead[] }>;
+}
+
 /** An HD account as an activation found it. */
 export interface HdAccountListing {
   readonly walletId: string;
@@ -207,7 +238,14 @@ export interface HdAccountListing {
   readonly chain: 'External' | 'Internal';
   /** Used addresses now known (recorded so later activations need not rescan). */
   readonly knownAddresses: number;
+  /** Addresses known on the account's other chain (a UTXO coin's scan covers both), when any. */
+  readonly otherChainKnown?: number;
+  /** Every listed address, External ones first, each chain in address-id order from 0. */
   readonly addresses: readonly HdListedAddress[];
+  /** The activation's `gap_limit`: `get_new_address` and `scan_for_new_addresses` default to it. */
+  readonly gapLimit?: number;
+  /** More addresses of the account (absent: the family reaches none after activation). */
+  readonly source?: HdAddressSource;
 }
 
 /** What a successful activation knows about the coin. */
@@ -238,7 +276,8 @@ export interface ActivatedCoin {
   readonly connection: unknown;
 }
 
-function balanceInfo(balance: Balance, decimals: number): BalanceInfo {
+/** A balance as events record it: decimal strings in the coin's unit. */
+export function balanceInfo(balance: Balance, decimals: number): BalanceInfo {
   return { spendable: formatAmount(balance.spendable, decimals), unspendable: formatAmount(balance.unspendable, decimals) };
 }
 
@@ -326,6 +365,7 @@ function summarizeHd(coin: ActivatedCoin, hd: HdAccountListing): NonNullable<Act
     accountPath: hd.accountPath,
     chain: hd.chain,
     knownAddresses: hd.knownAddresses,
+    ...(hd.otherChainKnown ? { otherChain: { chain: hd.chain === 'External' ? ('Internal' as const) : ('External' as const), knownAddresses: hd.otherChainKnown } } : {}),
     totalBalances: Object.fromEntries([...totals].map(([ticker, b]) => [ticker, balanceInfo(b, decimalsOf.get(ticker) ?? 0)])),
     addresses: hd.addresses.map((a) => ({
       address: a.address,

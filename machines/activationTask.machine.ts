@@ -1,15 +1,16 @@
 import { assign, emit, fromCallback, fromPromise, not, sendTo, setup, stateIn, type AnyEventObject } from 'xstate';
-import type { AccountBalanceRead, DomainEvent, ErrorInfo, WithdrawalSummary } from '../spec/events.ts';
+import type { AccountBalanceRead, DomainEvent, ErrorInfo, NewAddressRead, ScannedAddressesRead, WithdrawalSummary } from '../spec/events.ts';
 import { ActivationError, ErrorType, toActivationError } from '../spec/errors.ts';
 import { withDeviceKey, type ActivationPlan, type ActivationSummary, type DeviceKey } from './activation.types.ts';
 
 /**
  * One run of a task, of every kind (`task::enable_eth`, `task::enable_utxo`, `task::enable_qtum`,
- * `task::account_balance`: spec 3.2 holds for each). For the activation kinds what differs is the
- * plan, which the task manager provides, and how an `Ok` result is rendered. A
- * `task::account_balance` run ({@link TaskWork.AccountBalance}) skips planning, device and
- * activation: it reports `RequestingAccountBalance` while its invoked read runs, and ends the same
- * way (`ok` with the read, `failed`, `cancelled` at any time). In progress it
+ * `task::account_balance`, `task::get_new_address`, `task::scan_for_new_addresses`: spec 3.2 holds
+ * for each). For the activation kinds what differs is the plan, which the task manager provides,
+ * and how an `Ok` result is rendered. The account kinds ({@link TaskWork}) skip planning, device
+ * and activation: each reports its one in-progress detail ({@link ACCOUNT_WORK_DETAILS}) while its
+ * invoked work on the account runs, and ends the same way (`ok` with the result, `failed`,
+ * `cancelled` at any time). In progress an activation
  * reports `ActivatingCoin`, `WaitingForHardwareToConnect`, `FollowHwDeviceInstructions`,
  * `RequestingWalletBalance`, `Finishing`, or `UserActionRequired` while the device PIN is
  * awaited; it ends `ok`, `failed` or
@@ -21,13 +22,14 @@ import { withDeviceKey, type ActivationPlan, type ActivationSummary, type Device
 export const TaskDetails = {
   ActivatingCoin: 'ActivatingCoin',
   RequestingAccountBalance: 'RequestingAccountBalance',
+  Preparing: 'Preparing',
+  InProgress: 'InProgress',
   RequestingWalletBalance: 'RequestingWalletBalance',
   Finishing: 'Finishing',
   WaitingForHardwareToConnect: 'WaitingForHardwareToConnect',
   FollowHwDeviceInstructions: 'FollowHwDeviceInstructions',
   EnterHardwarePin: 'EnterHardwarePin',
-  // `task::withdraw` (the reference's `WithdrawInProgressStatus`)
-  Preparing: 'Preparing',
+  // `task::withdraw` (the reference's `WithdrawInProgressStatus`; `Preparing` above too)
   GeneratingTransaction: 'GeneratingTransaction',
 } as const;
 
@@ -47,9 +49,31 @@ export interface HardwareTimeouts {
   readonly confirmMs: number;
 }
 
-/** What a task does: activate a coin, or read an HD account's balances. */
-export const TaskWork = { Activation: 'activation', AccountBalance: 'account_balance', Withdraw: 'withdraw' } as const;
+/** What a task does: activate a coin, work on an enabled coin's HD account (read it, add an address, scan it), or withdraw. */
+export const TaskWork = {
+  Activation: 'activation',
+  AccountBalance: 'account_balance',
+  NewAddress: 'get_new_address',
+  ScanAddresses: 'scan_for_new_addresses',
+  Withdraw: 'withdraw',
+} as const;
 export type TaskWork = (typeof TaskWork)[keyof typeof TaskWork];
+
+/** The in-progress detail of each account work while it runs (the reference's first status of each task). */
+/** The works on an enabled coin's HD account. */
+export type AccountWork = Exclude<TaskWork, 'activation' | 'withdraw'>;
+
+export const ACCOUNT_WORK_DETAILS: Readonly<Record<AccountWork, string>> = {
+  [TaskWork.AccountBalance]: TaskDetails.RequestingAccountBalance,
+  [TaskWork.NewAddress]: TaskDetails.Preparing,
+  [TaskWork.ScanAddresses]: TaskDetails.InProgress,
+};
+
+/** What an account work found: the read account, the new address, or the scanned addresses. */
+export type AccountWorkResult =
+  | { readonly accountBalance: AccountBalanceRead }
+  | { readonly newAddress: NewAddressRead }
+  | { readonly scannedAddresses: ScannedAddressesRead };
 
 export interface ActivationTaskInput {
   readonly taskId: number;
@@ -78,8 +102,8 @@ export interface ActivationTaskContext extends ActivationTaskInput {
   readonly planned: PlannedTask | null;
   readonly key: DeviceKey | null;
   readonly result: ActivationSummary | null;
-  /** A `task::account_balance` run's read, once done. */
-  readonly accountBalance: AccountBalanceRead | null;
+  /** An account work's result, once done. */
+  readonly accountResult: AccountWorkResult | null;
   /** A `task::withdraw` run's signed transaction, once done. */
   readonly withdrawal: WithdrawalSummary | null;
   readonly error: ErrorInfo | null;
@@ -115,7 +139,7 @@ export type ActivationTaskEvent = ActivationTaskCommand | DeviceSessionEvent | C
 
 export type ActivationTaskOutput =
   | { readonly ok: true; readonly result: ActivationSummary }
-  | { readonly ok: true; readonly accountBalance: AccountBalanceRead }
+  | ({ readonly ok: true } & AccountWorkResult)
   | { readonly ok: true; readonly withdrawal: WithdrawalSummary }
   | { readonly ok: false; readonly error: ErrorInfo | null };
 
@@ -180,8 +204,8 @@ export const activationTaskMachine = setup({
     activateCoin: fromCallback<AnyEventObject, { plan: ActivationPlan }>(() => {
       throw new Error('activateCoin is provided by the task manager');
     }),
-    readAccountBalance: fromPromise<AccountBalanceRead, { taskId: number }>(async () => {
-      throw new Error('readAccountBalance is provided by the task manager');
+    workOnAccount: fromPromise<AccountWorkResult, { taskId: number }>(async () => {
+      throw new Error('workOnAccount is provided by the task manager');
     }),
     withdraw: fromCallback<AnyEventObject, { taskId: number }>(() => {
       throw new Error('withdraw is provided by the task manager');
@@ -194,7 +218,7 @@ export const activationTaskMachine = setup({
   },
   guards: {
     usesHardware: ({ event }) => (event as { output?: PlannedTask }).output?.device !== undefined,
-    readsAccount: ({ context }) => context.work === TaskWork.AccountBalance,
+    worksOnAccount: ({ context }) => context.work !== undefined && context.work !== TaskWork.Activation && context.work !== TaskWork.Withdraw,
     withdraws: ({ context }) => context.work === TaskWork.Withdraw,
   },
   actions: {
@@ -209,12 +233,12 @@ export const activationTaskMachine = setup({
   },
 }).createMachine({
   id: 'activationTask',
-  context: ({ input }) => ({ ...input, planned: null, key: null, result: null, accountBalance: null, withdrawal: null, error: null }),
+  context: ({ input }) => ({ ...input, planned: null, key: null, result: null, accountResult: null, withdrawal: null, error: null }),
   initial: 'starting',
   // Once the chain work is done (`finishing`) the coin is being recorded: too late to cancel.
   on: { CANCEL: { guard: not(stateIn({ activating: 'finishing' })), target: '.cancelled' } },
   states: {
-    starting: { always: [{ guard: 'readsAccount', target: 'readingAccount' }, { guard: 'withdraws', target: 'withdrawing' }, { target: 'planning' }] },
+    starting: { always: [{ guard: 'worksOnAccount', target: 'workingOnAccount' }, { guard: 'withdraws', target: 'withdrawing' }, { target: 'planning' }] },
     // `task::withdraw`: Preparing → GeneratingTransaction → (device: PIN, confirmation) → Finishing → ok.
     withdrawing: {
       invoke: { id: 'device', src: 'withdraw', input: ({ context }) => ({ taskId: context.taskId }) },
@@ -240,12 +264,15 @@ export const activationTaskMachine = setup({
         ...deviceWaits,
       },
     },
-    readingAccount: {
-      entry: { type: 'progress', params: { status: 'InProgress', details: TaskDetails.RequestingAccountBalance } },
+    workingOnAccount: {
+      entry: emit(({ context }) => ({
+        type: 'TaskProgressed' as const,
+        data: { taskId: context.taskId, status: 'InProgress' as const, details: ACCOUNT_WORK_DETAILS[context.work as AccountWork] },
+      })),
       invoke: {
-        src: 'readAccountBalance',
+        src: 'workOnAccount',
         input: ({ context }) => ({ taskId: context.taskId }),
-        onDone: { target: 'ok', actions: assign({ accountBalance: ({ event }) => event.output }) },
+        onDone: { target: 'ok', actions: assign({ accountResult: ({ event }) => event.output }) },
         onError: { target: 'failed', actions: 'fail' },
       },
     },
@@ -310,8 +337,8 @@ export const activationTaskMachine = setup({
         data:
           context.withdrawal !== null
             ? { taskId: context.taskId, withdrawal: context.withdrawal }
-            : context.accountBalance !== null
-              ? { taskId: context.taskId, accountBalance: context.accountBalance }
+            : context.accountResult !== null
+              ? { taskId: context.taskId, ...context.accountResult }
               : { taskId: context.taskId, activation: context.result! },
       })),
     },
@@ -329,7 +356,7 @@ export const activationTaskMachine = setup({
   },
   output: ({ context }): ActivationTaskOutput => {
     if (context.result) return { ok: true, result: context.result };
-    if (context.accountBalance) return { ok: true, accountBalance: context.accountBalance };
+    if (context.accountResult) return { ok: true, ...context.accountResult };
     if (context.withdrawal) return { ok: true, withdrawal: context.withdrawal };
     return { ok: false, error: context.error };
   },

@@ -4,7 +4,7 @@ import { createActor, fromPromise } from 'xstate';
 import { ManualClock } from '../devnet/testing/manualClock.ts';
 // The task manager hands the machine its clock through this adapter; the test does the same.
 import { xstateClock } from '../actors/xstateClock.ts';
-import { activationTaskMachine, TaskWork } from './activationTask.machine.ts';
+import { activationTaskMachine, TaskWork, type AccountWorkResult } from './activationTask.machine.ts';
 import { ActivationError, ErrorType } from '../spec/errors.ts';
 import type { AccountBalanceRead, DomainEvent } from '../spec/events.ts';
 
@@ -29,7 +29,7 @@ function task() {
     actors: {
       planActivation: never('planActivation') as never,
       waitForDevice: never('waitForDevice') as never,
-      readAccountBalance: fromPromise<AccountBalanceRead, { taskId: number }>(({ signal }) => new Promise((resolve, reject) => reads.push({ signal, resolve, reject }))),
+      workOnAccount: fromPromise<AccountWorkResult, { taskId: number }>(({ signal }) => new Promise<AccountBalanceRead>((resolve, reject) => reads.push({ signal, resolve, reject })).then((accountBalance) => ({ accountBalance }))),
     },
   });
   const timeouts = { connectMs: 1, pinMs: 1, confirmMs: 1 };
@@ -44,7 +44,7 @@ const settle = () => new Promise<void>((r) => setImmediate(r));
 describe('activationTask machine, account balance work', () => {
   test('Given a new account balance task, When it starts, Then it reports RequestingAccountBalance and reads, planning nothing', () => {
     const t = task();
-    assert.equal(t.actor.getSnapshot().value, 'readingAccount');
+    assert.equal(t.actor.getSnapshot().value, 'workingOnAccount');
     assert.deepEqual(t.emitted, [{ type: 'TaskProgressed', data: { taskId: TASK_ID, status: 'InProgress', details: 'RequestingAccountBalance' } }]);
     assert.equal(t.reads.length, 1);
     assert.deepEqual(t.invoked, []);

@@ -14,6 +14,7 @@ import {
   type ActivationVia,
   type TokenPlan,
 } from './activation.types.ts';
+import { isUsedAddress, listedOn, summarizeHdAddress, withHdAddresses } from './hdAccount.ts';
 import type { CoinActivationContext, CoinActivationEvent, CoinActivationInput, CoinActivationOutput } from './coinActivation.types.ts';
 
 export type { CoinActivationContext, CoinActivationEvent, CoinActivationInput, CoinActivationOutput };
@@ -92,6 +93,16 @@ export const coinActivationMachine = setup({
     /** The setting's coin is this one (asked only where it is available: active). */
     changesOwnSetting: ({ context, event }) => event.type === 'CHANGE_SETTING' && event.ticker === context.ticker && context.coin !== null,
     changesTokenSetting: ({ context, event }) => event.type === 'CHANGE_SETTING' && activeTokens(context.coin).includes(event.ticker),
+    /**
+     * New HD addresses of this coin's account that start where its listing of their chain ends:
+     * two requests that read the same listing cannot both add its next address.
+     */
+    continuesListing: ({ context, event }) => {
+      const coin = context.coin;
+      if (event.type !== 'ADD_HD_ADDRESSES' || coin?.hd === undefined || coin.hd.accountId !== event.accountIndex) return false;
+      if ('created' in event) return event.created.addressIndex === listedOn(coin, event.created.chain);
+      return event.scanned.every(({ chain, found }) => found.length === 0 || found[0]!.addressIndex === listedOn(coin, chain));
+    },
     /** A token of this platform's family that is neither enabled here nor being added (the registry checked the rest). */
     canAddToken: ({ context, event }) =>
       event.type === 'ADD_TOKEN' &&
@@ -192,6 +203,22 @@ export const coinActivationMachine = setup({
       }
       enqueue.assign({ addingTokens: [] });
     }),
+    addHdAddresses: enqueueActions(({ context, event, enqueue }) => {
+      const coin = context.coin;
+      if (event.type !== 'ADD_HD_ADDRESSES' || coin?.hd === undefined) return;
+      const { walletId } = coin.hd;
+      const header = { ticker: context.ticker, walletId, accountIndex: event.accountIndex };
+      if ('created' in event) {
+        enqueue.assign({ coin: withHdAddresses(coin, [event.created]) });
+        enqueue.emit({ type: 'AddressCreated' as const, data: { ...header, ...summarizeHdAddress(coin, event.created) } });
+        return;
+      }
+      enqueue.assign({ coin: withHdAddresses(coin, event.scanned.flatMap((s) => s.found)) });
+      for (const { chain, knownAddresses, found } of event.scanned) {
+        const addresses = found.map((a) => summarizeHdAddress(coin, a, !isUsedAddress(a)));
+        enqueue.emit({ type: 'AddressesScanned' as const, data: { ...header, chain, knownAddresses, addresses } });
+      }
+    }),
     emitTokenDisabled: emit(({ context, event }) => ({
       type: 'TokenDisabled' as const,
       data: { ticker: event.type === 'DISABLE_TOKEN' ? event.ticker : '', platform: context.ticker },
@@ -268,6 +295,7 @@ export const coinActivationMachine = setup({
       exit: 'abandonTokens',
       on: {
         ADD_TOKEN: { guard: 'canAddToken', actions: 'startToken' },
+        ADD_HD_ADDRESSES: { guard: 'continuesListing', actions: 'addHdAddresses' },
         DISABLE: [
           {
             guard: 'keepsTokensAlive',

@@ -1,6 +1,6 @@
 /** The inputs, context and commands of the coin activation machine (`coinActivation.machine.ts`). */
 import type { ActivationError } from '../spec/errors.ts';
-import type { ActivatedCoin, ActivatedToken, ActivationPlan, ActivationSummary, ActivationVia, SettingChange, TokenPlan } from './activation.types.ts';
+import type { ActivatedCoin, ActivatedToken, ActivationPlan, ActivationSummary, ActivationVia, HdAddressRead, SettingChange, TokenPlan } from './activation.types.ts';
 
 export interface CoinActivationInput {
   readonly ticker: string;
@@ -58,7 +58,18 @@ export type CoinActivationEvent =
    * available coins) or one of its enabled tokens (also while this platform is passive or
    * re-activating: the token stays enabled).
    */
-  | { readonly type: 'CHANGE_SETTING'; readonly ticker: string; readonly change: SettingChange };
+  | { readonly type: 'CHANGE_SETTING'; readonly ticker: string; readonly change: SettingChange }
+  /**
+   * Adds addresses to the active coin's HD account (account `accountIndex`): one handed out by
+   * `get_new_address` (`created`), or those a scan found, with each scanned chain's count of known
+   * addresses (`scanned`). Accepted only where they follow what is listed (see `continuesListing`).
+   */
+  | { readonly type: 'ADD_HD_ADDRESSES'; readonly accountIndex: number; readonly created: HdAddressRead }
+  | {
+      readonly type: 'ADD_HD_ADDRESSES';
+      readonly accountIndex: number;
+      readonly scanned: readonly { readonly chain: 'External' | 'Internal'; readonly knownAddresses: number; readonly found: readonly HdAddressRead[] }[];
+    };
 
 /** The machine's output is its final coin, if any (it has no final state today). */
 export type CoinActivationOutput = ActivatedCoin | null;

@@ -78,6 +78,9 @@ export const ErrorType = {
   Timeout: 'Timeout',
   /** `send_raw_transaction` of a transaction whose nonce a broadcast of this service already used (no silent replacement). */
   NonceAlreadyUsed: 'NonceAlreadyUsed',
+  // `get_new_address` and `task::get_new_address::*` (docs/compatibility.md §22; the reference's `GetNewAddressRpcError`)
+  EmptyAddressesLimitReached: 'EmptyAddressesLimitReached',
+  AddressLimitReached: 'AddressLimitReached',
 } as const;
 export type ErrorType = (typeof ErrorType)[keyof typeof ErrorType];
 
@@ -144,6 +147,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorType, number>> = {
   NoChainIdSet: 400,
   Timeout: 408,
   NonceAlreadyUsed: 400,
+  EmptyAddressesLimitReached: 400,
+  AddressLimitReached: 400,
 };
 
 export interface ActivationErrorOptions {

@@ -6,10 +6,13 @@ import { TaskKind } from './taskKind.ts';
 import { HistorySyncStarted, HistorySynced, HistorySyncFailed } from './historyEvents.ts';
 
 export { HistorySyncStarted, HistorySynced, HistorySyncFailed };
-import { event } from './eventSchema.ts';
 import { TransactionBroadcast, WithdrawalSigned, WithdrawalSummary } from './withdrawEvents.ts';
 
 export { TransactionBroadcast, WithdrawalSigned, WithdrawalSummary } from './withdrawEvents.ts';
+import { EventBalance, event } from './eventParts.ts';
+import { AddressCreated, AddressesScanned, NewAddressRead, ScannedAddressesRead } from './hdAddressEvents.ts';
+
+export { AddressCreated, AddressesScanned, NewAddressRead, ScannedAddressesRead };
 
 /**
  * Domain events: the audit trail of the service. Every state change of an activation actor is one
@@ -17,7 +20,7 @@ export { TransactionBroadcast, WithdrawalSigned, WithdrawalSummary } from './wit
  * URL (URLs often embed provider API keys).
  */
 
-const Balance = Type.Object({ spendable: Type.String(), unspendable: Type.String() });
+const Balance = EventBalance;
 const ErrorInfo = Type.Object({
   errorType: Type.String(),
   message: Type.String(),
@@ -31,7 +34,6 @@ const ActivatedToken = Type.Object({
   /** The token's settings (issue 13); absent in events written before they were kept. */
   settings: Type.Optional(CoinSettings),
 });
-
 
 export const SessionStarted = event(
   'SessionStarted',
@@ -62,6 +64,11 @@ const HdListing = Type.Object({
   accountPath: Type.String(),
   chain: Type.Union([Type.Literal('External'), Type.Literal('Internal')]),
   knownAddresses: Type.Integer({ minimum: 0 }),
+  /**
+   * The account's other chain as the activation knew it (issue 26): a UTXO coin's scan covers both
+   * chains; absent when it knew no address there (and in events written before it was kept).
+   */
+  otherChain: Type.Optional(Type.Object({ chain: Type.Union([Type.Literal('External'), Type.Literal('Internal')]), knownAddresses: Type.Integer({ minimum: 0 }) })),
   /** Sum over the listed addresses, keyed by ticker. */
   totalBalances: Type.Record(Type.String(), Balance),
   addresses: Type.Array(
@@ -76,7 +83,7 @@ const HdListing = Type.Object({
 });
 
 /** What a `task::account_balance` read of an HD account found (docs/compatibility.md §21). */
-export const AccountBalanceRead = Type.Omit(HdListing, ['walletId', 'chain', 'knownAddresses']);
+export const AccountBalanceRead = Type.Omit(HdListing, ['walletId', 'chain', 'knownAddresses', 'otherChain']);
 export type AccountBalanceRead = Static<typeof AccountBalanceRead>;
 
 export const CoinActivated = event(
@@ -280,7 +287,7 @@ export const TaskCreated = event(
     /** The key policy of an activation's command; absent for a `task::account_balance` read. */
     keyPolicy: Type.Optional(Type.String()),
     getBalances: Type.Boolean(),
-    /** The account a `task::account_balance` task reads; absent for activations. */
+    /** The account a `task::account_balance`, `get_new_address` or `scan_for_new_addresses` task works on; absent for activations. */
     accountIndex: Type.Optional(Type.Integer({ minimum: 0 })),
     /** `client_id` of `init` (issue 15): its `/event-stream` connections hear the task; absent before it was kept. */
     clientId: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -297,6 +304,8 @@ export const TaskSucceeded = event(
     Type.Object({ taskId: Type.Integer(), accountBalance: AccountBalanceRead }),
     /** A `task::withdraw`: the signed transaction (kept: the status answer is this event's projection). */
     Type.Object({ taskId: Type.Integer(), withdrawal: WithdrawalSummary }),
+    Type.Object({ taskId: Type.Integer(), newAddress: NewAddressRead }),
+    Type.Object({ taskId: Type.Integer(), scannedAddresses: ScannedAddressesRead }),
   ]),
 );
 export const TaskFailed = event('TaskFailed', Type.Object({ taskId: Type.Integer(), error: ErrorInfo }));
@@ -331,6 +340,8 @@ export const DomainEvent = Type.Union([
   NodeAttempted,
   TokensRead,
   HdWindowScanned,
+  AddressCreated,
+  AddressesScanned,
   TaskCreated,
   TaskProgressed,
   HardwarePinEntered,

@@ -5,7 +5,7 @@
  * transaction hex (its hash names it): only a `task::withdraw` result keeps the hex (docs/events.md).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { event } from './eventSchema.ts';
+import { event } from './eventParts.ts';
 
 /**
  * Fee details as the wire shows them (spec 2.4 WithdrawFee, the reference's `TxFeeDetails`, tag

@@ -1,5 +1,5 @@
 import type { CoinEntry } from '../../spec/coins.ts';
-import type { ActivatedCoin } from '../../machines/activation.types.ts';
+import type { ActivatedCoin, Balance } from '../../machines/activation.types.ts';
 import type { WatchedBalance, WatchRead } from '../../machines/balanceWatch.machine.ts';
 
 export type { WatchedBalance, WatchRead };
@@ -60,25 +60,21 @@ export function balancePollOf(entry: CoinEntry): { balancePollMs?: number } {
 
 /**
  * The balances an active coin is watched for: the coin's own (an ERC20 enabled on its own names
- * its `contract`) and each of its tokens', at the coin's address, from what activation read.
+ * its `contract`) and each of its tokens', at the coin's address, from what activation read; for
+ * an HD coin at every address its account lists too, both chains (issue 26), from the listing.
  */
 export function coinBalances(coin: ActivatedCoin, contract?: string): WatchedBalance[] {
-  return [
-    {
-      ticker: coin.ticker,
-      platform: coin.ticker,
-      address: coin.address,
-      decimals: coin.decimals,
-      ...(contract === undefined ? {} : { contract }),
-      ...(coin.balance === undefined ? {} : { balance: coin.balance }),
-    },
-    ...coin.tokens.map((t) => ({
-      ticker: t.ticker,
-      platform: coin.ticker,
-      address: coin.address,
-      contract: t.contractAddress,
-      decimals: t.decimals,
-      ...(t.balance === undefined ? {} : { balance: t.balance }),
-    })),
-  ];
+  const at = (address: string, balanceOf: (ticker: string) => Balance | undefined): WatchedBalance[] => {
+    const own = balanceOf(coin.ticker);
+    return [
+      { ticker: coin.ticker, platform: coin.ticker, address, decimals: coin.decimals, ...(contract === undefined ? {} : { contract }), ...(own === undefined ? {} : { balance: own }) },
+      ...coin.tokens.map((t) => {
+        const balance = balanceOf(t.ticker);
+        return { ticker: t.ticker, platform: coin.ticker, address, contract: t.contractAddress, decimals: t.decimals, ...(balance === undefined ? {} : { balance }) };
+      }),
+    ];
+  };
+  const enabled = at(coin.address, (ticker) => (ticker === coin.ticker ? coin.balance : coin.tokens.find((t) => t.ticker === ticker)?.balance));
+  const listed = (coin.hd?.addresses ?? []).filter((a) => a.address !== coin.address).flatMap((a) => at(a.address, (ticker) => a.balances[ticker]));
+  return [...enabled, ...listed];
 }

@@ -67,6 +67,20 @@ export async function taskEvents(s: Stack, taskId: number): Promise<StoredEvent[
   return out;
 }
 
+/**
+ * The log's events of `type`, once at least `atLeast` are there (appends after a watcher's change
+ * are written asynchronously), or after 5 s with what there is.
+ */
+export async function eventsOfType(s: Stack, type: StoredEvent['type'], atLeast = 0): Promise<StoredEvent[]> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const found: StoredEvent[] = [];
+    for await (const e of s.service.log.read()) if (e.type === type) found.push(e);
+    if (found.length >= atLeast || Date.now() > deadline) return found;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 /** `TaskProgressed` shown as `TaskProgressed:<status>/<details>`, other events by type. */
 export function describeEvents(events: readonly StoredEvent[]): string[] {
   return events.map((e) => (e.type === 'TaskProgressed' ? `TaskProgressed:${e.data.status}/${e.data.details}` : e.type));

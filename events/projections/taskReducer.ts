@@ -32,7 +32,7 @@ export const interruptedMessage = (sessionId: string): string =>
 export function nextTaskRecord(prev: TaskHeader | undefined, event: StoredEvent): TaskRecord | undefined {
   if (event.type === 'TaskCreated') {
     const header = taskHeaderOf(event);
-    return { ...header, view: { state: 'InProgress', details: initialDetails(header.kind) } };
+    return { ...header, view: { state: 'InProgress', details: FIRST_DETAILS[header.kind] ?? 'ActivatingCoin' } };
   }
   const view = taskViewAfter(event);
   if (prev === undefined || view === undefined) return undefined;
@@ -41,11 +41,13 @@ export function nextTaskRecord(prev: TaskHeader | undefined, event: StoredEvent)
   return { taskId, kind: taskKindOf(kind), ticker, getBalances, sessionId, view };
 }
 
-/** What a task reports before its first progress event. */
-function initialDetails(kind: TaskKind): string {
-  if (kind === TaskKind.AccountBalance) return 'RequestingAccountBalance';
-  return kind === TaskKind.Withdraw ? 'Preparing' : 'ActivatingCoin';
-}
+/** A task's first in-progress details where it is not `ActivatingCoin` (as the task machine reports them). */
+const FIRST_DETAILS: Partial<Record<TaskKind, string>> = {
+  [TaskKind.AccountBalance]: 'RequestingAccountBalance',
+  [TaskKind.Withdraw]: 'Preparing',
+  [TaskKind.GetNewAddress]: 'Preparing',
+  [TaskKind.ScanForNewAddresses]: 'InProgress',
+};
 
 /** The header a `TaskCreated` gives its task. */
 export function taskHeaderOf(event: Extract<StoredEvent, { type: 'TaskCreated' }>): TaskHeader {
@@ -70,13 +72,21 @@ export function taskIdOf(event: StoredEvent): number | undefined {
   }
 }
 
+/** The `Ok` view of a task's result, by what it did (activate, read an account, add addresses). */
+function taskOkView(data: Extract<StoredEvent, { type: 'TaskSucceeded' }>['data']): TaskView {
+  if ('activation' in data) return { state: 'Ok', result: data.activation };
+  if ('withdrawal' in data) return { state: 'Ok', withdrawal: data.withdrawal };
+  if ('accountBalance' in data) return { state: 'Ok', accountBalance: data.accountBalance };
+  if ('newAddress' in data) return { state: 'Ok', newAddress: data.newAddress };
+  return { state: 'Ok', scannedAddresses: data.scannedAddresses };
+}
+
 function taskViewAfter(event: StoredEvent): TaskView | undefined {
   switch (event.type) {
     case 'TaskProgressed':
       return { state: event.data.status, details: event.data.details };
     case 'TaskSucceeded':
-      if ('withdrawal' in event.data) return { state: 'Ok', withdrawal: event.data.withdrawal };
-      return 'activation' in event.data ? { state: 'Ok', result: event.data.activation } : { state: 'Ok', accountBalance: event.data.accountBalance };
+      return taskOkView(event.data);
     case 'TaskFailed':
       return { state: 'Error', error: event.data.error };
     case 'TaskInterrupted': {

@@ -82,19 +82,24 @@ export function createEvmFamily(options: EvmFamilyOptions): ChainFamily {
     const keys = plan.deviceAccount !== undefined && plan.hd !== undefined ? createDeviceAccountKeys(plan.deviceAccount, plan.hd.walletId) : options.keys;
     if (plan.hd !== undefined && isHdKeyProvider(keys)) {
       const connection: EvmConnection = { chainId: params.chainId, nodes: params.nodes, sockets, ...balancePollOf(params.platform) };
-      return activateHdAccount(plan, plan.hd, {
-        keys,
-        family: ChainFamilyId.Evm,
-        entry: params.platform,
-        tokens: params.tokens,
-        decimals: params.decimals,
-        addressOf: (publicKey) => {
-          const address = evmAddress(publicKey);
-          return { display: address, owner: address };
+      return activateHdAccount(
+        plan,
+        plan.hd,
+        {
+          keys,
+          family: ChainFamilyId.Evm,
+          entry: params.platform,
+          tokens: params.tokens,
+          decimals: params.decimals,
+          addressOf: (publicKey) => {
+            const address = evmAddress(publicKey);
+            return { display: address, owner: address };
+          },
+          read: (owners, tokens, readSignal) => withNodes(connection, readSignal, (provider) => readAddresses(provider, owners, tokens)),
+          connectionFor: () => connection,
         },
-        read: (owners) => withNodes(connection, signal, (provider) => readAddresses(provider, owners, params.tokens)),
-        connectionFor: () => connection,
-      });
+        signal,
+      );
     }
     if (plan.deviceHd !== undefined) throw new Error('a device account reached the family without its node'); // never: the task reads it first
     const key = plan.key ?? (await softwareKey(params));

@@ -66,19 +66,25 @@ export function createTronFamily(options: TronFamilyOptions): ChainFamily {
       const keys = options.keys;
       if (plan.hd !== undefined && isHdKeyProvider(keys)) {
         const nodes: NodeList<TronNode> = { nodes: params.nodes };
-        return activateHdAccount(plan, plan.hd, {
-          keys,
-          family: ChainFamilyId.Tron,
-          entry: params.platform,
-          tokens: params.tokens,
-          decimals: params.decimals,
-          addressOf: (publicKey) => {
-            const owner = evmAddress(publicKey);
-            return { display: evmToTronBase58(owner), owner };
+        return activateHdAccount(
+          plan,
+          plan.hd,
+          {
+            keys,
+            family: ChainFamilyId.Tron,
+            entry: params.platform,
+            tokens: params.tokens,
+            decimals: params.decimals,
+            addressOf: (publicKey) => {
+              const owner = evmAddress(publicKey);
+              return { display: evmToTronBase58(owner), owner };
+            },
+            read: (owners, tokens, readSignal) =>
+              readFromNodes(nodes, readSignal, failover, (node, nodeSignal) => readTronAddresses(http(node), owners, tokens, nodeSignal, route(node, params.multicall))),
+            connectionFor: (owner): TronConnection => ({ nodes: nodes.nodes, owner, ...multicallOf(params) }),
           },
-          read: (owners) => readFromNodes(nodes, signal, failover, (node, nodeSignal) => readTronAddresses(http(node), owners, params.tokens, nodeSignal, route(node, params.multicall))),
-          connectionFor: (owner): TronConnection => ({ nodes: nodes.nodes, owner, ...multicallOf(params) }),
-        });
+          signal,
+        );
       }
       const pubkey = plan.key?.uncompressedHex ?? (await options.keys.publicKey(params.platform)).uncompressedHex;
       signal.throwIfAborted();

@@ -94,6 +94,19 @@ export async function readElectrumWallets(
   return readWallets(batch, wallets, matureConfirmations, true);
 }
 
+/**
+ * The balances of several wallets (the watcher's read of an HD account's changed addresses) in
+ * the round trips of one, without their history; `memo` as {@link readElectrumBalance}'s.
+ */
+export async function readElectrumBalances(
+  batch: ElectrumBatch,
+  wallets: readonly UtxoWallet[],
+  matureConfirmations: number,
+  memo?: CoinbaseMemo,
+): Promise<{ currentBlock: number; wallets: UtxoWalletRead[] }> {
+  return readWallets(batch, wallets, matureConfirmations, false, memo);
+}
+
 async function readWallets(
   batch: ElectrumBatch,
   wallets: readonly UtxoWallet[],

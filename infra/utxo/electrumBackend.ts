@@ -14,6 +14,7 @@ import { balancePollOf } from '../../actors/ports/balanceWatch.ts';
 import { electrumHistoryOf } from './history/electrumHistory.ts';
 import { scriptAddresser } from './history/scriptAddress.ts';
 import { electrumWithdrawChain } from './withdraw/electrumWithdrawChain.ts';
+import type { ElectrumWatchSource } from './electrumBalanceWatch.ts';
 
 export interface ElectrumBackendOptions {
   readonly clock: Clock;
@@ -45,23 +46,28 @@ export function createElectrumPool(params: ElectrumPlanParams, options: Electrum
 /** The wallet's reads over `pool` (which the backend then owns: `close` closes it). */
 export function electrumBackendOver(pool: ElectrumPool, ticker: string, params: ElectrumPlanParams, wallet: UtxoWallet, compressedKey: Uint8Array): UtxoBackend {
   const { read, memo } = reader(ticker, params, wallet, compressedKey);
-  const { balancePollMs } = balancePollOf(params.entry);
-  const scriptHashes = wallet.scripts.map(electrumScripthash);
+  const hashes = wallet.scripts.map(electrumScripthash);
   return {
     read: (signal) => usePool(pool, ticker, signal, read),
     // A QRC20's history is its contract's Transfer events: not loaded (docs/compatibility.md §22).
-    ...(params.qrc20 === undefined ? { historyOf: electrumHistoryOf(pool, scriptAddresser(params.entry, params.addressRule), (a) => (a === wallet.address ? wallet : undefined), scriptHashes) } : {}),
+    ...(params.qrc20 === undefined ? { historyOf: electrumHistoryOf(pool, scriptAddresser(params.entry, params.addressRule), (a) => (a === wallet.address ? wallet : undefined), hashes) } : {}),
     withdraw: { chain: electrumWithdrawChain((signal, work, onServer) => usePool(pool, ticker, signal, work, onServer)), params },
-    watch: {
-      pool,
-      servers: params.servers.map((s) => s.url),
+    watch: electrumWatchSource(pool, params, {
       // A QRC20's balance is its contract's: no script hash tells it changed.
-      ...(params.qrc20 === undefined ? { scriptHashes, ...(memo === undefined ? {} : { memo }) } : {}),
-      read,
-      ...(balancePollMs === undefined ? {} : { pollMs: balancePollMs }),
-    },
+      ...(params.qrc20 === undefined ? { scriptHashesOf: (address: string) => (address === wallet.address ? hashes : []), ...(memo === undefined ? {} : { memo }) } : {}),
+      read: async (batch, addresses) => {
+        const now = await read(batch);
+        return { currentBlock: now.currentBlock, balances: new Map(addresses.map((a) => [a, now.balance])) };
+      },
+    }),
     close: () => pool.close(),
   };
+}
+
+/** How the balance watchers follow a coin over `pool`: its servers, poll interval, and `reads` (its addresses' script hashes and balances). */
+export function electrumWatchSource(pool: ElectrumPool, params: ElectrumPlanParams, reads: Pick<ElectrumWatchSource, 'scriptHashesOf' | 'read' | 'memo'>): ElectrumWatchSource {
+  const { balancePollMs } = balancePollOf(params.entry);
+  return { pool, servers: params.servers.map((s) => s.url), ...reads, ...(balancePollMs === undefined ? {} : { pollMs: balancePollMs }) };
 }
 
 /**

@@ -15,20 +15,21 @@ import type { ElectrumPool } from '../electrum/electrumPool.ts';
 import type { CoinbaseMemo, ElectrumBatch } from './electrumAccountReader.ts';
 import { coalescedBatch } from './coalescedBatch.ts';
 
-/** How an Electrum coin is watched: its pool, the script hashes that pay it, and its balance read. */
+/** How an Electrum coin is watched: its pool, the script hashes that pay each of its addresses, and their balance read. */
 export interface ElectrumWatchSource {
   readonly pool: ElectrumPool;
   /** The pool's server URLs: coins on the same servers share one watcher (in memory only). */
   readonly servers: readonly string[];
   /**
-   * The script hashes whose status tells the balance changed; absent for a QRC20, whose balance
-   * lives in its contract: it is read again at every block.
+   * The script hashes whose status tells the balance of `address` changed (every address of an HD
+   * account has its own); absent for a QRC20, whose balance lives in its contract: it is read
+   * again at every block.
    */
-  readonly scriptHashes?: readonly string[];
+  scriptHashesOf?(address: string): readonly string[];
   /** What the coin's reads know of its transactions; the watcher adds each new block's coinbase. */
   readonly memo?: CoinbaseMemo;
-  /** The coin's balance read (the activation's) with one server's batches. */
-  read(batch: ElectrumBatch): Promise<{ readonly currentBlock: number; readonly balance: Balance }>;
+  /** The balances of `addresses` (the activation's read) with one server's batches, by address. */
+  read(batch: ElectrumBatch, addresses: readonly string[]): Promise<{ readonly currentBlock: number; readonly balances: ReadonlyMap<string, Balance> }>;
   /** Time between two polls of the block height when nothing is pushed (`balance_poll_s`). */
   readonly pollMs?: number;
 }
@@ -86,22 +87,30 @@ function watchedElectrumNode(own: ElectrumWatchSource, sources: ReadonlyMap<stri
     // deciding what is stale: one read for them, not one each.
     await new Promise((resolve) => setImmediate(resolve));
     return own.pool.use(async (connection) => {
-      const hashes = [...byPlatform.keys()].flatMap((p) => sources.get(p)?.scriptHashes ?? []);
+      const hashesOf = (platform: string, address: string) => sources.get(platform)?.scriptHashesOf?.(address);
+      const hashes = [...byPlatform].flatMap(([p, items]) => items.flatMap((b) => hashesOf(p, b.address) ?? []));
       const wasSubscribed = subscribed?.connection === connection ? new Set(subscribed.hashes) : new Set<string>();
       await subscribe(connection, hashes, signal);
       const values = new Map<string, { spendable: bigint; unspendable: bigint }>();
       let block = tip;
-      // Which coins to read again: a status changed, the hash was not subscribed yet, or nothing is
-      // known. Decided for every coin before any is read: coins paid by one script all go stale.
-      const stale: { readonly source: ElectrumWatchSource; readonly items: readonly WatchedBalance[] }[] = [];
+      // Which addresses to read again (every address of an HD account has its scripts): a status
+      // changed, the hash was not subscribed yet, or nothing is known. Decided for every coin
+      // before any is read: coins paid by one script all go stale.
+      const stale: { readonly source: ElectrumWatchSource; readonly scripts: readonly string[]; readonly byAddress: ReadonlyMap<string, readonly WatchedBalance[]> }[] = [];
       for (const [platform, items] of byPlatform) {
         const source = sources.get(platform);
         if (source === undefined) continue;
-        const scripts = source.scriptHashes;
-        if (scripts === undefined || scripts.some((h) => changed.has(h) || !wasSubscribed.has(h)) || items.some((b) => b.balance === undefined)) stale.push({ source, items });
-        else for (const b of items) values.set(watchKey(b), b.balance!);
+        const byAddress = new Map<string, WatchedBalance[]>();
+        for (const b of items) byAddress.set(b.address, [...(byAddress.get(b.address) ?? []), b]);
+        const staleHere = new Map<string, WatchedBalance[]>();
+        for (const [address, watched] of byAddress) {
+          const scripts = hashesOf(platform, address);
+          if (scripts === undefined || scripts.some((h) => changed.has(h) || !wasSubscribed.has(h)) || watched.some((b) => b.balance === undefined)) staleHere.set(address, watched);
+          else for (const b of watched) values.set(watchKey(b), b.balance!);
+        }
+        if (staleHere.size > 0) stale.push({ source, byAddress: staleHere, scripts: [...staleHere.keys()].flatMap((a) => hashesOf(platform, a) ?? []) });
       }
-      for (const { source } of stale) for (const h of source.scriptHashes ?? []) changed.delete(h); // a notification during the read marks it again
+      for (const { scripts } of stale) for (const h of scripts) changed.delete(h); // a notification during the read marks it again
       // Read at once through one coalesced batch: one request however many coins changed. The
       // newest block's coinbase goes in it too (asked first, so known before the reads decide):
       // an output of that block needs no transaction.get to tell it is not an immature coinbase.
@@ -115,14 +124,14 @@ function watchedElectrumNode(own: ElectrumWatchSource, sources: ReadonlyMap<stri
               ([txid]) => typeof txid === 'string' && memos.forEach((m) => m.setBlockCoinbase(newest, txid)),
               () => undefined, // an old server without it: the reads fetch what they must
             );
-      const reads = stale.map(({ source, items }) =>
-        source.read(shared).then(
+      const reads = stale.map(({ source, byAddress, scripts }) =>
+        source.read(shared, [...byAddress.keys()]).then(
           (now) => {
             block = Math.max(block, now.currentBlock);
-            for (const b of items) values.set(watchKey(b), now.balance);
+            for (const [address, watched] of byAddress) for (const b of watched) values.set(watchKey(b), now.balances.get(address)!);
           },
           (error: unknown) => {
-            for (const h of source.scriptHashes ?? []) changed.add(h);
+            for (const h of scripts) changed.add(h);
             throw error;
           },
         ),

@@ -2,22 +2,21 @@ import { CommandKind, type ActivationCommand, type ChainFamily, type PlanContext
 import { ChainFamilyId, type ActivatedCoin, type ActivationPlan, type Balance } from '../../machines/activation.types.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { KeyProvider } from '../keys/index.ts';
-import { createElectrumBackend, createElectrumPool, electrumBackendOver, usePool } from './electrumBackend.ts';
-import { readElectrumWallets } from './electrumAccountReader.ts';
+import { createElectrumBackend, createElectrumPool, electrumBackendOver, electrumWatchSource, usePool } from './electrumBackend.ts';
+import { CoinbaseMemo, readElectrumBalances, readElectrumWallets } from './electrumAccountReader.ts';
 import { activateHdAccount } from '../../actors/hdActivation.ts';
 import { isHdKeyProvider, type HdKeyProvider, type PublicKey } from '../../actors/ports/keyProvider.ts';
 import { createDeviceAccountKeys } from '../keys/deviceAccountKeys.ts';
 import type { ElectrumPlanParams } from './utxoPlan.ts';
 import type { UtxoWallet } from './utxoAddress.ts';
 import { createNativeBackend } from './nativeBackend.ts';
-import { utxoWallet } from './utxoAddress.ts';
+import { electrumScripthash, utxoWallet } from './utxoAddress.ts';
 import type { UtxoBackend } from './utxoBackend.ts';
 import type { WatchedBalance, WatchRead } from '../../actors/ports/balanceWatch.ts';
 import { watchKey } from '../../machines/balanceWatch.machine.ts';
 import type { HistorySource } from '../../actors/history/historyPort.ts';
 import { electrumHistoryOf } from './history/electrumHistory.ts';
 import { scriptAddresser } from './history/scriptAddress.ts';
-import { electrumScripthash } from './utxoAddress.ts';
 import { historyAddresses } from './history/historyAddresses.ts';
 
 /** An address an account read was asked for that its activation did not list: a caller's bug. */
@@ -66,46 +65,64 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
    */
   async function activateHdElectrum(plan: ActivationPlan, hd: NonNullable<ActivationPlan['hd']>, params: ElectrumPlanParams, keys: HdKeyProvider, signal: AbortSignal): Promise<ActivatedCoin> {
     const pool = createElectrumPool(params, options);
-    const wallets = new Map<string, UtxoWallet>(); // by compressed public key (hex)
+    // Every address derived, by compressed public key (hex) and by address: later ones too (get_new_address, scans).
+    const wallets = new Map<string, UtxoWallet>();
+    const byAddress = new Map<string, UtxoWallet>();
+    const walletOf = (address: string) => byAddress.get(address) ?? unlisted(address);
+    const readWallets = (addresses: readonly string[], readSignal: AbortSignal) =>
+      usePool(pool, plan.ticker, readSignal, (batch) => readElectrumWallets(batch, addresses.map(walletOf), params.matureConfirmations));
     let enabledKey = '';
     try {
-      const coin = await activateHdAccount(plan, hd, {
-        keys,
-        family: ChainFamilyId.Utxo,
-        entry: params.entry,
-        tokens: [],
-        decimals: params.decimals ?? 8,
-        addressOf: (publicKey) => {
-          const wallet = utxoWallet(publicKey.compressed, params.addressRule);
-          wallets.set(publicKey.compressedHex, wallet);
-          return { display: wallet.address, owner: publicKey.compressedHex };
-        },
-        read: (owners) =>
-          usePool(pool, plan.ticker, signal, async (batch) => {
-            const read = await readElectrumWallets(batch, owners.map((o) => wallets.get(o)!), params.matureConfirmations);
+      const coin = await activateHdAccount(
+        plan,
+        hd,
+        {
+          keys,
+          family: ChainFamilyId.Utxo,
+          entry: params.entry,
+          tokens: [],
+          decimals: params.decimals ?? 8,
+          addressOf: (publicKey) => {
+            const wallet = utxoWallet(publicKey.compressed, params.addressRule);
+            wallets.set(publicKey.compressedHex, wallet);
+            byAddress.set(wallet.address, wallet);
+            return { display: wallet.address, owner: publicKey.compressedHex };
+          },
+          read: async (owners, _tokens, readSignal) => {
+            const read = await readWallets(owners.map((o) => wallets.get(o)!.address), readSignal);
             const addresses = read.wallets.map((w) => ({ txCount: BigInt(w.txCount), native: w.spendable, unspendable: w.unspendable, tokens: [] }));
             return { currentBlock: read.currentBlock, decimals: [], addresses };
-          }),
-        connectionFor: (owner) => {
-          enabledKey = owner;
-          const byAddress = new Map([...wallets.values()].map((w) => [w.address, w]));
-          const enabled = wallets.get(owner)!;
-          return {
-            ...electrumBackendOver(pool, plan.ticker, params, enabled, Buffer.from(owner, 'hex')),
-            historyOf: electrumHistoryOf(pool, scriptAddresser(params.entry, params.addressRule), (a) => byAddress.get(a), enabled.scripts.map(electrumScripthash)),
-            senderKey: (address) => {
-              const found = [...wallets].find(([, wallet]) => wallet.address === address);
-              return found === undefined ? undefined : Uint8Array.from(Buffer.from(found[0], 'hex'));
-            },
-            readAccount: (addresses, readSignal) =>
-              usePool(pool, plan.ticker, readSignal, async (batch) => {
-                const known = addresses.map((a) => byAddress.get(a) ?? unlisted(a));
-                const read = await readElectrumWallets(batch, known, params.matureConfirmations);
-                return { currentBlock: read.currentBlock, balances: read.wallets.map((w) => ({ spendable: w.spendable, unspendable: w.unspendable })) };
+          },
+          connectionFor: (owner) => {
+            enabledKey = owner;
+            const watchMemo = new CoinbaseMemo(); // the watcher's reads of the account share it
+            const balanceOf = (w: { spendable: bigint; unspendable: bigint }) => ({ spendable: w.spendable, unspendable: w.unspendable });
+            const enabled = wallets.get(owner)!;
+            return {
+              ...electrumBackendOver(pool, plan.ticker, params, enabled, Buffer.from(owner, 'hex')),
+              historyOf: electrumHistoryOf(pool, scriptAddresser(params.entry, params.addressRule), (a) => byAddress.get(a), enabled.scripts.map(electrumScripthash)),
+              senderKey: (address) => {
+                const found = [...wallets].find(([, wallet]) => wallet.address === address);
+                return found === undefined ? undefined : Uint8Array.from(Buffer.from(found[0], 'hex'));
+              },
+              readAccount: async (addresses, readSignal) => {
+                const read = await readWallets(addresses, readSignal);
+                return { currentBlock: read.currentBlock, balances: read.wallets.map(balanceOf) };
+              },
+              // Every address of the account is watched, each by its own script hashes (issue 26).
+              watch: electrumWatchSource(pool, params, {
+                scriptHashesOf: (address) => (byAddress.get(address)?.scripts ?? []).map(electrumScripthash),
+                memo: watchMemo,
+                read: async (batch, addresses) => {
+                  const read = await readElectrumBalances(batch, addresses.map(walletOf), params.matureConfirmations, watchMemo);
+                  return { currentBlock: read.currentBlock, balances: new Map(addresses.map((a, i) => [a, balanceOf(read.wallets[i]!)])) };
+                },
               }),
-          } satisfies UtxoBackend;
+            } satisfies UtxoBackend;
+          },
         },
-      });
+        signal,
+      );
       signal.throwIfAborted();
       return { ...coin, pubkey: enabledKey, confirmations: confirmationsOf(params) };
     } catch (error) {

@@ -280,6 +280,10 @@ function summary(event) {
       return `tokens read: ${d.read} of ${d.of}`;
     case 'BalanceChanged':
       return `balance of ${d.address} changed at block ${d.block}`;
+    case 'AddressCreated':
+      return `new address ${d.address} (${d.derivationPath})`;
+    case 'AddressesScanned':
+      return `scan of ${d.chain}: ${d.addresses.length} addresses added, ${d.knownAddresses} known`;
     case 'HdWindowScanned':
       return `HD scan: addresses ${d.fromIndex}–${d.fromIndex + d.checked - 1} checked, ${d.knownAddresses ?? '?'} known used`;
     default: {
@@ -331,6 +335,15 @@ function apply(event) {
       renderPending = true;
       break;
     }
+    case 'AddressCreated':
+    case 'AddressesScanned':
+      // Addresses an HD account gained after activation: their balances join the coin's and its tokens'.
+      for (const a of event.type === 'AddressCreated' ? [d] : d.addresses) {
+        for (const [ticker, balance] of Object.entries(a.balances)) coinOf(ticker, ticker === d.ticker ? undefined : d.ticker).holdings.set(a.address, balance);
+      }
+      noteActivity(coinOf(d.ticker).activity, event);
+      renderPending = true;
+      break;
     case 'ActivationFailed':
     case 'ActivationCancelled':
     case 'ActivationInterrupted':

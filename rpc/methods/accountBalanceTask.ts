@@ -16,7 +16,7 @@ export function accountBalanceTaskMethods(tasks: ActivationTasks, names: WireNam
       version: RpcVersion.V2,
       params: accountBalanceTaskInitParams,
       handle: async ({ coin, account_index, client_id }) => ({
-        task_id: await tasks.initAccountBalance({ ticker: coin, accountIndex: account_index, clientId: client_id }),
+        task_id: await tasks.initAccountTask({ kind: TaskKind.AccountBalance, ticker: coin, accountIndex: account_index, clientId: client_id }),
       }),
     }),
     ...taskStatusMethods(tasks, names, TaskKind.AccountBalance),

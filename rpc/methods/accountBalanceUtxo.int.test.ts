@@ -8,6 +8,7 @@ import { realCoinEntries } from '../../devnet/data/index.ts';
 import { createHdKeyProvider } from '../../infra/keys/hd.ts';
 import { accountBalanceResult } from '../../spec/accountBalance.ts';
 import { startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
+import { eventually } from '../../devnet/testing/tasks.ts';
 import type { EvmDevnet } from '../../devnet/index.ts';
 
 /** `account_balance` of an HD LTC over Electrum (litecoind regtest): the account's listed addresses read again in one batch. */
@@ -62,6 +63,10 @@ describe('account_balance (UTXO HD wallet over Electrum, regtest)', () => {
     assert.equal(init.status, 200, JSON.stringify(init.body));
     assert.equal((await finished(init.body.result.task_id)).status, 'Ok');
     await node.fund(p2pkhAddress(await hashOf(1)), 50_000_000n, 1);
+    // Every listed address is watched (issue 26): account_balance answers from the watcher once
+    // it has read the payment (before that its value is at most one poll interval old).
+    const paid = await ltcAddress(1);
+    await eventually(() => s.service.registry.watchedBalance('LTC', 'LTC', paid)?.balance.spendable === 50_000_000n, 'the watcher to read the payment', 10_000);
 
     const { status, body } = await s.v2('account_balance', { coin: 'LTC', account_index: 0 });
     assert.equal(status, 200, JSON.stringify(body));

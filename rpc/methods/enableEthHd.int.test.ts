@@ -152,9 +152,13 @@ describe('HD wallet: EVM activation with gap-limit scanning (devnet)', () => {
       assert.equal((await s.legacy('get_enabled_coins')).body.result.find((c: any) => c.ticker === 'ETH').address, a[4]);
       await s.legacy('disable_coin', { coin: 'ETH', force_disable: true });
       const internal = await s.v2('enable_eth_with_tokens', ethParams(devnet.url, { scan_policy: 'do_not_scan', path_to_address: { account_id: 0, chain: 'Internal', address_id: 1 } }));
-      const internalAddresses = internal.body.result.wallet_balance.accounts[0].addresses;
+      // The account's known External addresses are listed first, as the reference's
+      // `all_known_addresses_balances` lists them, then the Internal ones of the path (issue 26).
+      const listedAddresses = internal.body.result.wallet_balance.accounts[0].addresses;
+      assert.deepEqual(listedAddresses.map((x: any) => x.chain), ['External', 'External', 'External', 'External', 'Internal', 'Internal']);
+      const internalAddresses = listedAddresses.slice(4);
+      assert.deepEqual(listedAddresses.slice(0, 4).map((x: any) => x.address), a.slice(0, 4));
       assert.deepEqual(internalAddresses.map((x: any) => x.address), [await addressAt(0, 0, 'Internal'), await addressAt(0, 1, 'Internal')]);
-      assert.deepEqual(internalAddresses.map((x: any) => x.chain), ['Internal', 'Internal']);
       assert.equal(internalAddresses[1].derivation_path, "m/44'/60'/0'/1/1");
       await s.legacy('disable_coin', { coin: 'ETH', force_disable: true });
       const wrong = await s.v2('enable_eth_with_tokens', ethParams(devnet.url, { path_to_address: { derivation_path: "m/44'/195'/0'/0/0" } }));

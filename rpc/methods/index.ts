@@ -19,6 +19,7 @@ import { txHistoryMethods, type TxHistoryStreams } from './txHistory.ts';
 import type { TxHistoryService } from '../../actors/history/txHistoryService.ts';
 import type { WithdrawService } from '../../actors/withdrawService.ts';
 import { sendRawTransactionMethod, withdrawMethods, withdrawTaskMethods } from './withdraw.ts';
+import { getNewAddressMethod, hdAddressTaskMethods } from './hdAddresses.ts';
 
 /**
  * The service's method tables: `methods` by name, plus legacy forms of names that are also v2.
@@ -48,6 +49,8 @@ export function buildMethodTables(
       my_balance: myBalanceMethod(service),
       account_balance: accountBalanceMethod(service),
       ...accountBalanceTaskMethods(tasks, wireNames),
+      get_new_address: getNewAddressMethod(service),
+      ...hdAddressTaskMethods(tasks, wireNames),
       enable: legacyEnableMethod(service),
       electrum: legacyElectrumMethod(service),
       ...coinSettingsMethods(settings),

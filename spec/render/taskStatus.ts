@@ -3,7 +3,8 @@
  * event side writes the same value to the status KV, so both render it here.
  */
 import { ActivationError, type ErrorType } from '../errors.ts';
-import type { AccountBalanceRead, ErrorInfo, EventOf } from '../events.ts';
+import type { AccountBalanceRead, ErrorInfo, EventOf, NewAddressRead, ScannedAddressesRead } from '../events.ts';
+import { renderNewAddress, renderScannedAddresses } from './hdAddresses.ts';
 import type { HdAccountInfo } from '../activationResult.ts';
 import type { Static } from '@sinclair/typebox';
 
@@ -31,6 +32,8 @@ export type TaskView =
   | { readonly state: 'Ok'; readonly result: ActivationSummaryData }
   | { readonly state: 'Ok'; readonly accountBalance: AccountBalanceRead }
   | { readonly state: 'Ok'; readonly withdrawal: WithdrawalSummary }
+  | { readonly state: 'Ok'; readonly newAddress: NewAddressRead }
+  | { readonly state: 'Ok'; readonly scannedAddresses: ScannedAddressesRead }
   | { readonly state: 'Error'; readonly error: ErrorInfo }
   | { readonly state: 'Cancelled' | 'Forgotten' };
 
@@ -51,6 +54,8 @@ export function renderTaskStatus(
     case 'Ok':
       if ('accountBalance' in view) return { status: 'Ok', details: renderAccountBalance(view.accountBalance) };
       if ('withdrawal' in view) return { status: 'Ok', details: renderWithdrawResult(view.withdrawal) };
+      if ('newAddress' in view) return { status: 'Ok', details: renderNewAddress(view.newAddress) };
+      if ('scannedAddresses' in view) return { status: 'Ok', details: renderScannedAddresses(view.scannedAddresses) };
       return {
         status: 'Ok',
         details: task.kind === TaskKind.EnableEth ? renderActivationResult(view.result, task.getBalances) : renderStandaloneResult(view.result),
