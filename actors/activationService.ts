@@ -213,7 +213,7 @@ export class ActivationService {
 
   /**
    * Hands out the next address of an enabled coin's HD account chain (`get_new_address`,
-   * docs/compatibility.md §22; see {@link HdAddressOperations.newAddress}).
+   * docs/compatibility.md §24; see {@link HdAddressOperations.newAddress}).
    */
   newAddress(ticker: string, request: { accountIndex: number; chain: Bip44Chain; gapLimit?: number }, signal: AbortSignal): Promise<NewAddressRead> {
     return this.#hdAddresses.newAddress(ticker, request, signal);

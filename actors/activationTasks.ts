@@ -123,7 +123,7 @@ export class ActivationTasks {
 
   /**
    * Starts a task on an enabled coin's HD account (`task::account_balance`, docs/compatibility.md
-   * §21; `task::get_new_address`, `task::scan_for_new_addresses`, §22): fails at once only if the
+   * §21; `task::get_new_address`, `task::scan_for_new_addresses`, §24): fails at once only if the
    * coin is not enabled (`NoSuchCoin`, as the reference's `init`); an Iguana coin, another account
    * or the gap limit ends the task with the error. Resolves once the task's creation is durable.
    */

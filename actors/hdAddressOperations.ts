@@ -1,5 +1,5 @@
 /**
- * The HD address operations of enabled coins (issue 26, docs/compatibility.md §22): each reads
+ * The HD address operations of enabled coins (issue 26, docs/compatibility.md §24): each reads
  * through the coin's account (actors/hdAddresses.ts), then records what it found on the coin's
  * machine (`AddressCreated`, `AddressesScanned`), which the watchers then follow. A token's
  * request works on its platform's account. The operations

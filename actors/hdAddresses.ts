@@ -1,5 +1,5 @@
 /**
- * HD address management of an enabled coin (issue 26, docs/compatibility.md §22): the next address
+ * HD address management of an enabled coin (issue 26, docs/compatibility.md §24): the next address
  * of an account chain (`get_new_address`, with the reference's gap-limit rule) and a scan beyond
  * the known addresses (`scan_for_new_addresses`). Each reads through the coin's
  * {@link HdAddressSource}, one round trip per read: the gap check and the new address together,

@@ -78,7 +78,7 @@ export const ErrorType = {
   Timeout: 'Timeout',
   /** `send_raw_transaction` of a transaction whose nonce a broadcast of this service already used (no silent replacement). */
   NonceAlreadyUsed: 'NonceAlreadyUsed',
-  // `get_new_address` and `task::get_new_address::*` (docs/compatibility.md §22; the reference's `GetNewAddressRpcError`)
+  // `get_new_address` and `task::get_new_address::*` (docs/compatibility.md §24; the reference's `GetNewAddressRpcError`)
   EmptyAddressesLimitReached: 'EmptyAddressesLimitReached',
   AddressLimitReached: 'AddressLimitReached',
 } as const;

@@ -4,7 +4,7 @@ import { BalanceInfo } from './enableEthWithTokens.ts';
 import { Bip44Chain } from './accountBalance.ts';
 
 /**
- * The wire shapes of HD address management (docs/compatibility.md §22): `get_new_address`,
+ * The wire shapes of HD address management (docs/compatibility.md §24): `get_new_address`,
  * `task::get_new_address::*` and `task::scan_for_new_addresses::*`, as the reference's
  * `GetNewAddressParams`, `ScanAddressesParams`, `NewAddressInfo` and `ScanAddressesInfo` (spec 2.3).
  */

@@ -15,9 +15,9 @@ export const TaskKind = {
   AccountBalance: 'account_balance',
   /** A withdrawal built and signed (issue 25, docs/compatibility.md §23): no activation. */
   Withdraw: 'withdraw',
-  /** A new address of an enabled coin's HD account (docs/compatibility.md §22): no activation. */
+  /** A new address of an enabled coin's HD account (docs/compatibility.md §24): no activation. */
   GetNewAddress: 'get_new_address',
-  /** A scan of an enabled coin's HD account beyond its known addresses (docs/compatibility.md §22). */
+  /** A scan of an enabled coin's HD account beyond its known addresses (docs/compatibility.md §24). */
   ScanForNewAddresses: 'scan_for_new_addresses',
 } as const;
 export type TaskKind = (typeof TaskKind)[keyof typeof TaskKind];

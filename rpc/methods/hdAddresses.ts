@@ -11,7 +11,7 @@ import { taskStatusMethods, taskUserActionMethod } from './taskMethods.ts';
 const gapLimitOf = (gap_limit: number | undefined) => (gap_limit === undefined ? {} : { gapLimit: gap_limit });
 
 /**
- * v2 `get_new_address` (docs/compatibility.md §22): the next address of an enabled coin's HD
+ * v2 `get_new_address` (docs/compatibility.md §24): the next address of an enabled coin's HD
  * account chain, refused by the reference's gap-limit rule; recorded and watched once answered.
  */
 export function getNewAddressMethod(service: ActivationService, timeoutMs = 30_000) {
@@ -32,7 +32,7 @@ export function getNewAddressMethod(service: ActivationService, timeoutMs = 30_0
 
 /**
  * `task::get_new_address::init|status|user_action|cancel` and `task::scan_for_new_addresses::
- * init|status|cancel` (v2, docs/compatibility.md §22): on the task machine, as every kind. The
+ * init|status|cancel` (v2, docs/compatibility.md §24): on the task machine, as every kind. The
  * scan has no `user_action`, as the reference's.
  */
 export function hdAddressTaskMethods(tasks: ActivationTasks, names: WireNames): Record<string, MethodDef<any>> {

@@ -1,4 +1,4 @@
-/** The wire form of HD address management results (docs/compatibility.md §22), for the RPC and the task status. */
+/** The wire form of HD address management results (docs/compatibility.md §24), for the RPC and the task status. */
 import type { NewAddressRead, ScannedAddressesRead } from '../events.ts';
 import type { GetNewAddressResult, NewAddressInfo, ScanAddressesInfo } from '../hdAddresses.ts';
 
