@@ -8,6 +8,8 @@ const releaseConfig = requireFromConnect('./utils/firmwareReleaseConfigUtils') a
   getFirmwareReleaseConfig(): Promise<{ isRemote: boolean }>;
 };
 const assets = requireFromConnect('./utils/assets') as { httpRequest(url: string, type?: string): Promise<unknown> };
+/** Connect's Ethereum definitions loader: the module object its signing methods read at call time. */
+const definitions = requireFromConnect('./api/ethereum/ethereumDefinitions') as { getEthereumDefinitions(p: { chainId?: number; slip44?: number; contractAddress?: string }): Promise<object> };
 /** Connect's own, unpatched release-list loader (it fetches https://data.trezor.io/...). */
 const unpatchedReleaseConfig = releaseConfig.getFirmwareReleaseConfig;
 
@@ -64,6 +66,9 @@ describe('network guard for @trezor/connect', () => {
       await assert.rejects(assets.httpRequest('https://data.trezor.io/firmware/t1b1/universal/t1b1-9.9.9-universal.json', 'json'), OfflineError);
       assert.deepEqual(refused, ['https://data.trezor.io/firmware/t1b1/universal/t1b1-9.9.9-universal.json']);
       assert.ok(await assets.httpRequest('./data/coins.json'), 'bundled assets still load');
+      // Signing on a chain connect has no bundled definition of (the devnet's 1337): none, not fetched.
+      assert.deepEqual(await definitions.getEthereumDefinitions({ chainId: 1337, slip44: 60, contractAddress: '0xabc' }), {});
+      assert.equal(refused.at(-1), 'https://data.trezor.io/firmware/eth-definitions/chain-id/1337');
       assert.deepEqual(calls, []);
     });
   });

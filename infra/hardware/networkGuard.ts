@@ -5,13 +5,15 @@
  * - for a device whose firmware is not in its bundled release data: release JSON, revision check;
  *   for translations, firmware binaries and the opt-in hash check (all via `utils/assets`'s
  *   `httpRequest`, which uses `cross-fetch`/`node-fetch`, not the global `fetch`).
- * No setting turns these off, so {@link patchConnectDownloads} replaces the two choke points in
+ *  * - for Ethereum signing (and `ethereumGetAddress`) on a chain other than mainnet, or with call
+ *   data: the network and token definitions (`getEthereumDefinitions`, through `cross-fetch`).
+ * No setting turns these off, so {@link patchConnectDownloads} replaces the three choke points in
  * connect's own module objects (which connect reads at call time): the release list comes from the
- * bundled copy, and `httpRequest` fails locally, like an offline machine, for any non-loopback URL.
+ * bundled copy, `httpRequest` fails locally, like an offline machine, for any non-loopback URL, and
+ * the Ethereum definitions are none (the device then signs showing the chain id, as for any
+ * network it has no definition of; the service checks chain, amounts and recipient itself).
  * It fails closed if those internals move. {@link installFetchBackstop} additionally refuses any
  * global `fetch` made from `@trezor/*` code while connect is initialised.
- * Not covered (never called by this adapter): Ethereum/Solana token definitions, fetched for
- * `ethereumGetAddress`/`sign*` on networks connect does not know.
  */
 import { createRequire } from 'node:module';
 
@@ -59,10 +61,16 @@ export function patchConnectDownloads(onRefused: (url: string) => void): void {
   const requireFromConnect = createRequire(createRequire(import.meta.url).resolve('@trezor/connect'));
   const releaseConfig = requireFromConnect('./utils/firmwareReleaseConfigUtils') as PatchedModule;
   const assets = requireFromConnect('./utils/assets') as PatchedModule;
-  if (releaseConfig[PATCHED] && assets[PATCHED]) return;
+  const definitions = requireFromConnect('./api/ethereum/ethereumDefinitions') as PatchedModule;
+  if (releaseConfig[PATCHED] && assets[PATCHED] && definitions[PATCHED]) return;
   const localConfig = releaseConfig.getOnlyLocalFirmwareReleaseConfig;
   const httpRequest = assets.httpRequest;
-  if (typeof releaseConfig.getFirmwareReleaseConfig !== 'function' || typeof localConfig !== 'function' || typeof httpRequest !== 'function') {
+  if (
+    typeof releaseConfig.getFirmwareReleaseConfig !== 'function' ||
+    typeof localConfig !== 'function' ||
+    typeof httpRequest !== 'function' ||
+    typeof definitions.getEthereumDefinitions !== 'function'
+  ) {
     throw new Error('@trezor/connect internals changed: cannot keep it off the network; review infra/hardware/networkGuard.ts');
   }
   releaseConfig.getFirmwareReleaseConfig = async () => (localConfig as Fn)();
@@ -73,8 +81,14 @@ export function patchConnectDownloads(onRefused: (url: string) => void): void {
     }
     return (httpRequest as (...args: unknown[]) => unknown)(url, ...rest);
   };
+  // Connect would fetch https://data.trezor.io/firmware/eth-definitions/…: none, without asking.
+  definitions.getEthereumDefinitions = async ({ chainId, slip44 }: { chainId?: number; slip44?: number }) => {
+    reportRefused(`https://data.trezor.io/firmware/eth-definitions/${chainId === undefined ? `slip44/${slip44}` : `chain-id/${chainId}`}`);
+    return {};
+  };
   releaseConfig[PATCHED] = true;
   assets[PATCHED] = true;
+  definitions[PATCHED] = true;
 }
 
 /** True when the current call stack runs through an `@trezor/*` package. */
