@@ -18,7 +18,8 @@ import { eventually } from '../../devnet/testing/tasks.ts';
 import { formatAmount, parseAmount } from '../../spec/amount.ts';
 import { recordSse } from './sseRecorder.ts';
 import { seenAfter, startClientPolling } from './clientPolling.ts';
-import { seeded, type WatchLeg } from './watchReport.ts';
+import type { WatchLeg } from './watchReport.ts';
+import { mulberry32 } from '../../devnet/testing/seededRandom.ts';
 
 export interface ElectrumWatchOptions {
   readonly coins: number;
@@ -93,7 +94,7 @@ export async function runElectrumWatch(o: ElectrumWatchOptions): Promise<WatchLe
     const idleRequestsPerMinute = ((server.requests.length - idleFrom) * 60_000) / idleMs;
 
     const client = startClientPolling(stack.service.url, TEST_PASSWORD, tickers, o.clientPeriodMs);
-    const random = seeded(26);
+    const random = mulberry32(26);
     const miner = await node.rpc<string>('getnewaddress', []);
     const changes: { coin: string; at: number; amount: bigint }[] = [];
     const requestsPerBlock: number[] = [];

@@ -18,7 +18,8 @@ import { formatAmount, parseAmount } from '../../spec/amount.ts';
 import { aggregate3Call, CANONICAL_MULTICALL_ADDRESS, getEthBalanceCall } from '../../infra/multicall/aggregate3.ts';
 import { recordSse, type SseRecorder } from './sseRecorder.ts';
 import { seenAfter, startClientPolling } from './clientPolling.ts';
-import { seeded, type WatchLeg, type WatchPath } from './watchReport.ts';
+import type { WatchLeg, WatchPath } from './watchReport.ts';
+import { mulberry32 } from '../../devnet/testing/seededRandom.ts';
 
 export interface EvmWatchOptions {
   readonly coins: number;
@@ -99,7 +100,7 @@ export async function runEvmWatch(o: EvmWatchOptions): Promise<WatchLeg> {
 
     // Blocks, each changing every balance, at random gaps; the client polls all along.
     const client = startClientPolling(polled.stack.service.url, TEST_PASSWORD, ['ETH', ...tickers], o.clientPeriodMs);
-    const random = seeded(24);
+    const random = mulberry32(24);
     const changes: { coin: string; at: number; amount: bigint }[] = [];
     const initial = new Map<string, bigint>([['ETH', 1_234_500_000_000_000_000n], ...specs.map((s) => [`${s.symbol}-ERC20`, s.amount] as const)]);
     await devnet.request('evm_setAutomine', [false]);

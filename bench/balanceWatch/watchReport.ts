@@ -38,18 +38,6 @@ export interface WatchLeg {
   readonly [extra: string]: unknown;
 }
 
-/** A deterministic PRNG in [0, 1) (mulberry32), so every run has the same block gaps. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const range = (values: readonly number[]) => {
   const min = Math.min(...values);
   const max = Math.max(...values);
