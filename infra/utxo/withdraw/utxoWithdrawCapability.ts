@@ -94,18 +94,8 @@ export function utxoWithdrawCapability(options: { readonly clock: Clock }): With
         nowSeconds(),
         signal,
       );
-      return {
-        txHex: done.txHex,
-        txHash: done.txHash,
-        from: [done.from],
-        to: [done.to],
-        totalAmount: done.amount,
-        spentByMe: done.amount,
-        receivedByMe: done.received,
-        myBalanceChange: done.received - done.amount,
-        feeDetails: { type: 'Qrc20', coin: platform, decimals: 8, minerFee: done.minerFee, gasLimit: done.gasLimit, gasPrice: done.gasPrice, totalGasFee: done.gasFee },
-        timestamp: nowSeconds(),
-      };
+      const feeDetails = { type: 'Qrc20', coin: platform, decimals: 8, minerFee: done.minerFee, gasLimit: done.gasLimit, gasPrice: done.gasPrice, totalGasFee: done.gasFee } as const;
+      return prepared(done, done.amount, feeDetails);
     }
     const fee = utxoFee(order.fee);
     const coin: UtxoWithdrawCoin = { entry: params.entry, addressRule: params.addressRule, decimals: view.decimals, matureConfirmations: params.matureConfirmations, chain };
@@ -114,16 +104,25 @@ export function utxoWithdrawCapability(options: { readonly clock: Clock }): With
       signer.kind === 'key'
         ? await prepareUtxoWithdrawal(coin, utxoOrder, digestSigner(key, signer), nowSeconds(), signal)
         : await deviceSignedWithdrawal(coin, utxoOrder, key, signer.device, nowSeconds(), signal);
+    return prepared(done, done.spent, { type: 'Utxo', coin: view.ticker, decimals: view.decimals, amount: done.fee });
+  }
+
+  /** The withdrawal as the seam has it: `spent` is what leaves the sender (the reference's `total_amount` and `spent_by_me`). */
+  function prepared(
+    done: { readonly txHex: string; readonly txHash: string; readonly from: string; readonly to: string; readonly received: bigint },
+    spent: bigint,
+    feeDetails: PreparedWithdrawal['feeDetails'],
+  ): PreparedWithdrawal {
     return {
       txHex: done.txHex,
       txHash: done.txHash,
       from: [done.from],
       to: [done.to],
-      totalAmount: done.spent,
-      spentByMe: done.spent,
+      totalAmount: spent,
+      spentByMe: spent,
       receivedByMe: done.received,
-      myBalanceChange: done.received - done.spent,
-      feeDetails: { type: 'Utxo', coin: view.ticker, decimals: view.decimals, amount: done.fee },
+      myBalanceChange: done.received - spent,
+      feeDetails,
       timestamp: nowSeconds(),
     };
   }
