@@ -209,7 +209,7 @@ describe('balances watched per node, once per block', () => {
     }
   });
 
-  test('TRON, polled the same way: a TRC20 mint is one BalanceChanged on the TRX stream, my_balance answers it without a node call; disabling stops the watcher', async () => {
+  test('TRON, polled the same way: a TRC20 mint is one BalanceChanged on the TRX stream, one BALANCE:TRX frame on /event-stream, my_balance answers it without a node call; disabling stops the watcher', async () => {
     const clock = new ManualClock();
     const coins = devnetCoins(devnet).map((c) => ((c as { coin: string }).coin === 'TRX' ? { ...(c as object), balance_poll_s: POLL_S } : c));
     const s = await startStack({ devnet, clock, coins, tron: true });
@@ -217,11 +217,25 @@ describe('balances watched per node, once per block', () => {
       const { status, body } = await s.v2('enable_eth_with_tokens', enableTrxParams(s, ['DAI-TRC20']));
       assert.equal(status, 200, JSON.stringify(body));
       await eventually(() => s.service.registry.balanceWatchers === 1, 'the TRX watcher');
+      const bearer = { authorization: `Bearer ${TEST_PASSWORD}` };
+      const client = await SseClient.connect(`${s.service.url}/event-stream?id=3`, { headers: bearer });
+      const stream = await SseClient.connect(`${s.service.url}/events?type=BalanceChanged`, { headers: bearer });
+      await client.waitFor((f) => f.event === 'ready');
+      await stream.waitFor((f) => f.event === 'ready');
+      assert.equal((await s.v2('stream::balance::enable', { coin: 'TRX', client_id: 3 })).status, 200);
       const before = Number((await s.legacy('my_balance', { coin: 'DAI-TRC20' })).body.balance);
       await mint('DAI', 10n ** 18n);
       clock.advance(POLL);
       const events = await untilBalanceEvents(s, 1);
       assert.deepEqual(events, [`coin.TRX DAI-TRC20 ${before} -> ${before + 1}`]);
+      // The same change on both streams, once: the reference's frame and the logged event.
+      const frame = await client.waitFor((f) => f.data.includes('BALANCE:'));
+      const { _type, message } = JSON.parse(frame.data);
+      assert.deepEqual([_type, message.length, message[0].ticker, message[0].balance.spendable], ['BALANCE:TRX', 1, 'DAI-TRC20', String(before + 1)]);
+      const logged = await stream.waitFor((f) => f.event !== 'ready' && f.data.includes('BalanceChanged'));
+      assert.equal(JSON.parse(logged.data).data.new.spendable, String(before + 1));
+      client.close();
+      stream.close();
       await eventually(() => clock.dueIn().includes(POLL), 'the poll to end');
       const hits = s.tron!.hits.length;
       assert.equal((await s.legacy('my_balance', { coin: 'DAI-TRC20' })).body.balance, String(before + 1));
