@@ -35,6 +35,14 @@ after(async () => {
   await Promise.all([node?.stop(), evm?.stop()]);
 });
 
+/** Waits until the server has received nothing for 150 ms (the watcher's first read and subscription have ended). */
+async function settled(): Promise<void> {
+  for (let seen = -1; seen !== server.hits.length; ) {
+    seen = server.hits.length;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
 async function balanceChanges(log: AsyncIterable<StoredEvent>): Promise<string[]> {
   const out: string[] = [];
   for await (const e of log) if (e.type === 'BalanceChanged') out.push(`${e.data.ticker} ${e.data.old.spendable} -> ${e.data.new.spendable}`);
@@ -54,6 +62,8 @@ test('Given a QRC20 over Electrum, When a mint lands and a block is pushed, Then
     assert.equal(body.balance, '7.654321');
     await eventually(() => s.service.registry.balanceWatchers === 1 && s.service.registry.watchedBalance(TOKEN, TOKEN, body.address) !== undefined, 'the token to be watched');
 
+    await eventually(() => server.hits.includes('blockchain.headers.subscribe'), 'the watcher to follow the server');
+    await settled(); // its first read is done: what follows is the block's
     await evm.request('eth_sendTransaction', [{ from: evm.deployer, to: evm.tokens[0]!.address, data: erc20.encodeFunctionData('mint', [owner, 1_000_000n]) }]);
     const calls = server.hits.length;
     await node.mine(1); // the server pushes the new header; the watcher reads the contract
