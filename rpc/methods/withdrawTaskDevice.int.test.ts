@@ -14,6 +14,7 @@ import { createTrezorConnectWallet } from '../../infra/hardware/trezorConnectWal
 import type { HardwareWallet } from '../../actors/ports/hardwareWallet.ts';
 import { ManualClock } from '../../devnet/testing/manualClock.ts';
 import { devnetCoins, enableEthParams, startStack, type Stack } from '../../devnet/testing/stack.ts';
+import { eventually } from '../../devnet/testing/tasks.ts';
 
 const DEVICE_ADDRESS = '0x73d0385F4d8E00C5e6504C6030F47BF6212736A8'; // m/44'/60'/0'/0/0 of the double's test mnemonic
 const PIN = '31415926';
@@ -96,7 +97,9 @@ describe('task::withdraw on the device double', () => {
     const action = await s.v2('task::withdraw::user_action', { task_id: taskId, user_action: { action_type: 'HardwarePin', pin: pinToPositions(PIN) } });
     assert.equal(action.body.result, 'success');
     await until(taskId, (st) => st.details === 'FollowHwDeviceInstructions');
-    assert.equal(device.stats().byType.EthereumSignTx, 1, 'the device holds the transaction, awaiting the press');
+    // The task follows the device from the PIN on; the transaction reaches it a moment later (on a
+    // loaded machine, after the status already says so).
+    await eventually(() => device.stats().byType.EthereumSignTx === 1, 'the device to hold the transaction, awaiting the press', 20_000);
     await new Promise((r) => setTimeout(r, 100));
     assert.equal((await statusOf(taskId)).details, 'FollowHwDeviceInstructions', 'nothing is signed until the user confirms');
     const done = await confirmUntilFinished(taskId);
