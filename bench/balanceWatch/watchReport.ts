@@ -6,12 +6,12 @@ export interface WatchPath {
   readonly name: string;
   /** Node requests per minute with no new block. */
   readonly idleRequestsPerMinute: number;
-  /** Node requests from each block's mine to its last frame. */
+  /** Node requests that read balances, from each block's mine to its last frame (EVM: its eth_calls). */
   readonly requestsPerBlock: readonly number[];
   /** Each changed balance: its frame on `/event-stream`, ms after the mine. */
   readonly delaysMs: readonly number[];
   readonly goalP99Ms: number;
-  /** Most node requests a block may cost (a polled node: the poll that saw it, then one read). */
+  /** Most balance reads a block may cost: one per node, however many coins. */
   readonly goalRequestsPerBlock: number;
   /**
    * What the node alone needs for the read (measured in the same run), where it is known: the
@@ -68,7 +68,7 @@ export function renderLeg(leg: WatchLeg): { lines: string[]; met: boolean } {
   rows.push([`client polls my_balance per coin (reference: 1 node call each)`, leg.client.requestsPerMinute.toFixed(1), '—', ms(c.p50Ms), ms(c.p99Ms), '—', '—']);
   const lines = [
     `${leg.name}: ${leg.coins} coins, ${leg.blocks} blocks each changing every balance`,
-    ...renderTable(['path', 'node requests/min idle', 'requests per block', 'change → frame p50', 'p99', 'node alone', 'p99 beyond the node (goal)'], rows),
+    ...renderTable(['path', 'node requests/min idle', 'reads per block', 'change → frame p50', 'p99', 'node alone', 'p99 beyond the node (goal)'], rows),
     `client polling: ${leg.client.delaysMs.length} changes seen, ${leg.client.unseen} not yet when the window closed; our node calls for a my_balance of all ${leg.coins} coins after the run: ${leg.client.ourNodeCallsForAllCoins}`,
   ];
   return { lines, met };
