@@ -138,6 +138,16 @@ test('the dashboard shows dev mode live in Chromium: ETH active within 1 s of it
     assert.equal(ltc.status, 200, await ltc.text());
     await waitFor(page, `/^Finished: [1-9]\\d* transactions at block \\d+$/.test(document.querySelector('#coins tr[data-ticker="LTC"]')?.cells[5].textContent)`, 10_000, 'the LTC history');
 
+    // A withdraw task is read with its own kind's status method, and shows what it signed.
+    const withdraw = await fetch(dev.service.url, { method: 'POST', body: JSON.stringify({ userpass: dev.password, mmrpc: '2.0', method: 'task::withdraw::init', params: {
+      coin: 'ETH', to: '0x8ba1f109551bD432803012645Ac136ddd64DBA72', amount: '0.01',
+    } }) }).then((r) => r.json() as Promise<any>);
+    const withdrawId = withdraw.result.task_id as number;
+    await waitFor(page, `document.querySelector('#tasks tr[data-task="${withdrawId}"]')?.dataset.status === 'Ok'`, 10_000, 'the withdraw task');
+    const withdrawRow = await page.evaluate<string[]>(`[...document.querySelector('#tasks tr[data-task="${withdrawId}"]').cells].map((c) => c.textContent)`);
+    assert.equal(withdrawRow[0], `${withdrawId} withdraw`);
+    assert.match(withdrawRow[3]!, /^signed [0-9a-f]{64} \(not broadcast by the task\)/);
+
     // The connection drops and stays down while the log moves on; the resume brings what it missed.
     const seenBefore = await page.evaluate<string>(`document.querySelector('#connection').dataset.lastEventId`);
     const release = relay.hold();

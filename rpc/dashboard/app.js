@@ -1,6 +1,6 @@
 // The dashboard (docs/dashboard.md): signs in with the RPC password, follows `/events` and shows
 // every coin and task. Events say *what* changed; the RPC says what it *is* now (`coin_status`,
-// `task::enable_eth::status`), so the page holds no copy of the service's rules. Plain browser
+// `task::<kind>::status`), so the page holds no copy of the service's rules. Plain browser
 // JavaScript, no build step, nothing from outside this origin.
 //
 // The password is kept in memory and in this tab's sessionStorage (so a reload stays signed in),
@@ -36,7 +36,7 @@ let session = 0;
  * balance, issue 24); `activity` maps an event kind to its line.
  */
 const coins = new Map();
-/** task id → { id, ticker, status, activity } */
+/** task id → { id, ticker, kind, status, activity } */
 const tasks = new Map();
 const dirtyCoins = new Set();
 const dirtyTasks = new Set();
@@ -256,7 +256,7 @@ function coinOf(ticker, platform) {
 function taskOf(id) {
   let task = tasks.get(id);
   if (task === undefined) {
-    task = { id, ticker: '', status: undefined, activity: new Map() };
+    task = { id, ticker: '', kind: 'enable_eth', status: undefined, activity: new Map() };
     tasks.set(id, task);
   }
   return task;
@@ -374,7 +374,8 @@ function apply(event) {
       markCoin(coinOf(d.ticker));
       break;
     case 'TaskCreated':
-      taskOf(d.taskId).ticker = d.ticker;
+      // Its kind names the status method (`task::<kind>::status`); events before kinds: enable_eth.
+      Object.assign(taskOf(d.taskId), { ticker: d.ticker, kind: d.kind ?? 'enable_eth' });
       markTask(taskOf(d.taskId));
       break;
     case 'TaskProgressed':
@@ -421,7 +422,7 @@ async function flush() {
       for (const t of taskList) dirtyTasks.delete(t);
       const batch = [
         ...coinList.map((ticker) => ({ mmrpc: '2.0', method: 'coin_status', params: { ticker } })),
-        ...taskList.map((task_id) => ({ mmrpc: '2.0', method: 'task::enable_eth::status', params: { task_id, forget_if_finished: false } })),
+        ...taskList.map((task_id) => ({ mmrpc: '2.0', method: `task::${tasks.get(task_id)?.kind ?? 'enable_eth'}::status`, params: { task_id, forget_if_finished: false } })),
       ];
       const answers = await rpc(batch);
       const refused = Array.isArray(answers) ? answers.map(authRefusal).find((r) => r !== null) : authRefusal(answers);
@@ -559,7 +560,7 @@ function render() {
     }
     taskBody.append(row);
     const status = task.status?.status ?? 'InProgress';
-    cell(row, 0, String(task.id));
+    cell(row, 0, `${task.id} ${task.kind}`);
     cell(row, 1, task.ticker);
     const statusCell = cell(row, 2, status, 'status');
     statusCell.dataset.status = status;
@@ -573,7 +574,12 @@ function progressText(status) {
   if (status === undefined) return '';
   const details = status.details;
   if (typeof details === 'string') return details;
-  if (status.status === 'Ok') return details?.current_block === undefined ? 'activated' : `activated at block ${details.current_block}`;
+  if (status.status === 'Ok') {
+    if (typeof details?.tx_hash === 'string') return `signed ${details.tx_hash} (not broadcast by the task)`;
+    if (details?.new_address?.address !== undefined) return `new address ${details.new_address.address}`;
+    if (details?.current_block !== undefined) return `activated at block ${details.current_block}`;
+    return details?.total_balance !== undefined || details?.addresses !== undefined ? 'account read' : 'done';
+  }
   if (status.status === 'Error') return details?.error ?? 'failed';
   return '';
 }
