@@ -58,10 +58,13 @@ export class TxHistoryService {
     this.#deps = deps;
   }
 
-  /** Follows the log: a coin activated with `tx_history` starts its sync, a disabled one stops it. */
+  /** Follows the log: a coin activated with `tx_history` starts its sync, a disabled one stops it, new HD addresses join it. */
   apply(event: StoredEvent): void {
     if (event.type === 'CoinActivated') this.#start(event.data.ticker);
     else if (event.type === 'CoinDisabled') this.#stop(event.data.ticker);
+    // An HD account that lists new addresses: its sync goes on over all of them (from the store:
+    // only what the new addresses add is fetched).
+    else if ((event.type === 'AddressCreated' || event.type === 'AddressesScanned') && this.#running.has(event.data.ticker)) this.#start(event.data.ticker);
   }
 
   /** Hears new entries of every coin until the returned stop is called. */
@@ -85,14 +88,17 @@ export class TxHistoryService {
     const running = this.#running.get(ticker);
     if (running !== undefined && running.coin === coin) {
       const { history, source } = running;
-      return { kind: 'history', status: history.status, records: history.records, currentBlock: Math.max(history.tip, coin.currentBlock), decimals: coin.decimals, addresses: source.addresses(), hd: coin.hd !== undefined };
+      // A server may list a transaction of a block before it announces that block's header: the
+      // tip is at least the highest block an entry is in (else that entry would read unconfirmed).
+      const currentBlock = Math.max(history.tip, coin.currentBlock, highestBlock(history.records));
+      return { kind: 'history', status: history.status, records: history.records, currentBlock, decimals: coin.decimals, addresses: source.addresses(), hd: coin.hd !== undefined };
     }
     const source = this.#deps.sourceOf(coin);
     if (source === undefined) return { kind: 'unsupported', currentBlock: coin.currentBlock };
     const kept = await this.#deps.store.load(historyKey(coin)).catch(() => undefined);
     if (kept === undefined) return { kind: 'notInitialized', currentBlock: coin.currentBlock };
     const records = [...kept.records].sort(compareRecords);
-    return { kind: 'history', status: { state: 'NotEnabled' }, records, currentBlock: Math.max(kept.block, coin.currentBlock), decimals: coin.decimals, addresses: source.addresses(), hd: coin.hd !== undefined };
+    return { kind: 'history', status: { state: 'NotEnabled' }, records, currentBlock: Math.max(kept.block, coin.currentBlock, highestBlock(records)), decimals: coin.decimals, addresses: source.addresses(), hd: coin.hd !== undefined };
   }
 
   /** Resolves once no coin's pass runs (tests, the benchmark). */
@@ -157,4 +163,11 @@ export function historyKey(coin: ActivatedCoin): string {
   const wallet = coin.hd === undefined ? coin.address : `${coin.hd.walletId}/${coin.hd.accountId}`;
   const digest = createHash('sha256').update(`${coin.ticker}\n${wallet}`).digest('hex').slice(0, 16);
   return `${coin.ticker.replace(/[^A-Za-z0-9_-]/g, '_')}_${digest}`;
+}
+
+/** The highest block any of `records` is in (0 when none is confirmed). */
+function highestBlock(records: readonly TxRecord[]): number {
+  let top = 0;
+  for (const r of records) if (r.blockHeight > top) top = r.blockHeight;
+  return top;
 }

@@ -51,7 +51,7 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
   const runningWatchers: RunningWatchers = new Map();
   const nativeSources = new Map<string, NativeWatchSource>();
   /** Each active coin's history source (one per backend: its sync and its reads share it). */
-  const histories = new WeakMap<UtxoBackend, HistorySource>();
+  const histories = new WeakMap<UtxoBackend, { readonly listing: string; readonly source: HistorySource }>();
 
   async function backendFor(plan: ActivationPlan, params: UtxoPlanParams, compressed: Uint8Array, address: string): Promise<UtxoBackend> {
     if (params.mode === 'native') return createNativeBackend(plan.ticker, params, { address, compressedKey: compressed }, options);
@@ -220,9 +220,12 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
     history(coin: ActivatedCoin): HistorySource | undefined {
       const backend = coin.connection as UtxoBackend;
       if (backend.historyOf === undefined) return undefined;
-      let source = histories.get(backend);
-      if (source === undefined) histories.set(backend, (source = backend.historyOf(historyAddresses(coin))));
-      return source;
+      // An HD account's listing grows (get_new_address, scans): its history then covers the new addresses too.
+      const addresses = historyAddresses(coin);
+      const listing = addresses.map((a) => a.address).join(' ');
+      let kept = histories.get(backend);
+      if (kept === undefined || kept.listing !== listing) histories.set(backend, (kept = { listing, source: backend.historyOf(addresses) }));
+      return kept.source;
     },
 
     release(coin: ActivatedCoin): void {

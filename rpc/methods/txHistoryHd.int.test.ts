@@ -109,4 +109,22 @@ describe('my_tx_history of an HD account', () => {
       ],
     );
   });
+
+  test('a new address (get_new_address) joins the sync: a payment to it is in the account history and under its address_id', async () => {
+    const created = await s.v2('get_new_address', { coin: 'LTC', account_id: 0, chain: 'External' });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const index = Number((created.body.result.new_address.derivation_path as string).split('/').pop());
+    assert.equal(created.body.result.new_address.address, ltcAddress(index));
+    const txid = await wallets.sendMany({ [regtestAddress(index)]: 12_345_678n });
+    await node.mine(1);
+    let seen: any;
+    for (const deadline = Date.now() + 15_000; ; await new Promise((r) => setTimeout(r, 20))) {
+      seen = (await history({ type: 'address_id', account_id: 0, chain: 'External', address_id: index })).body.result;
+      if (seen?.transactions.length === 1 && seen.transactions[0].confirmations === 1 && seen.sync_status.state === 'Finished') break;
+      assert.ok(Date.now() < deadline, JSON.stringify(seen));
+    }
+    assert.deepEqual([seen.transactions[0].tx_hash, seen.transactions[0].my_balance_change, seen.transactions[0].confirmations], [txid, '0.12345678', 1]);
+    const account = (await history({ type: 'account_id', account_id: 0 })).body.result;
+    assert.ok(account.transactions.some((t: any) => t.tx_hash === txid), 'in the account history');
+  });
 });
