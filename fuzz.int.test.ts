@@ -5,7 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { refusedUrl } from './devnet/index.ts';
+import { refusedUrl, startTronNode } from './devnet/index.ts';
+import { evmToTronBase58 } from './infra/keys/tronAddress.ts';
 import { REAL_COINS_FILE } from './devnet/data/index.ts';
 import { FakeHardwareWallet } from './devnet/hardware/fakeHardwareWallet.ts';
 import { startNatsServer, type NatsServer } from './devnet/nats/natsServer.ts';
@@ -224,4 +225,47 @@ test('fuzz: hostile withdrawals and broadcasts are refused by name; nothing is s
   const written: string[] = [];
   for await (const e of stack.service.log.read(lastSeq + 1)) written.push(e.type);
   assert.equal(written.filter((t) => t === 'WithdrawalSigned' || t === 'TransactionBroadcast').length, 0, written.join());
+});
+
+/** Issue 25 on TRON: hostile TRX and TRC20 withdrawals get the reference's refusals; nothing is read into a signature, nothing moves. */
+test('fuzz: hostile TRON withdrawals are refused by name; nothing is signed or changed', async () => {
+  const tron = await startTronNode({ evm: stack.devnet });
+  try {
+    const activation = await stack.v2('enable_eth_with_tokens', { ticker: 'TRX', nodes: [{ url: tron.url }], erc20_tokens_requests: [] });
+    assert.equal(activation.status, 200, JSON.stringify(activation.body));
+    const owner = String((await stack.legacy('my_balance', { coin: 'TRX' })).body.address);
+    const to = evmToTronBase58(HOSTILE_RECIPIENT);
+    const badChecksum = to.slice(0, -1) + (to.endsWith('1') ? '2' : '1');
+    const before = await stack.devnet.request('eth_getBalance', [HOSTILE_RECIPIENT, 'latest']);
+    const lastSeq = stack.service.log.lastSeq;
+    const hostile: [Record<string, unknown>, string][] = [
+      [{ coin: 'TRX', to: HOSTILE_RECIPIENT, amount: '1' }, 'InvalidAddress'],
+      [{ coin: 'TRX', to: badChecksum, amount: '1' }, 'InvalidAddress'],
+      [{ coin: 'TRX', to: `${to}\u0000`, amount: '1' }, 'InvalidAddress'],
+      [{ coin: 'TRX', to, amount: '1', fee: { type: 'EthGas', gas_price: '1', gas: 21000 } }, 'InvalidFeePolicy'],
+      [{ coin: 'TRX', to, amount: '1', fee: { type: 'UtxoFixed', amount: '1' } }, 'InvalidFeePolicy'],
+      [{ coin: 'TRX', to, amount: '1', memo: 'hello' }, 'UnsupportedError'],
+      [{ coin: 'TRX', to, amount: '9'.repeat(60) }, 'NotSufficientBalance'],
+      [{ coin: 'TRX', to, amount: '-1' }, 'InvalidRequest'],
+      [{ coin: 'TRX', to, amount: '0.0000001' }, 'InvalidRequest'],
+      [{ coin: 'TRX', to: owner, amount: '1', from: { derivation_path: "m/44'/195'/0'/0/7" } }, 'UnexpectedFromAddress'],
+    ];
+    const problems: string[] = [];
+    for (const [params, type] of hostile) {
+      const { status, body } = await stack.v2('withdraw', params);
+      const text = JSON.stringify(body);
+      if (body.error_type !== type) problems.push(`withdraw ${JSON.stringify(params).slice(0, 120)}: expected ${type}, got ${status} ${text.slice(0, 200)}`);
+      if (/\/(work|home|tmp)\/|\.ts:\d+|at [A-Za-z]+ \(/.test(text)) problems.push(`a path or stack in ${text.slice(0, 200)}`);
+    }
+    const { status, body } = await stack.legacy('send_raw_transaction', { coin: 'TRX', tx_hex: 'ff'.repeat(64) });
+    if (status < 400 || typeof body.error !== 'string') problems.push(`send_raw_transaction of garbage: ${status} ${JSON.stringify(body).slice(0, 200)}`);
+    assert.deepEqual(problems, []);
+    assert.equal(await stack.devnet.request('eth_getBalance', [HOSTILE_RECIPIENT, 'latest']), before, 'nothing moved');
+    const written: string[] = [];
+    for await (const e of stack.service.log.read(lastSeq + 1)) written.push(e.type);
+    assert.equal(written.filter((t) => t === 'WithdrawalSigned' || t === 'TransactionBroadcast').length, 0, written.join());
+  } finally {
+    await stack.legacy('disable_coin', { coin: 'TRX' });
+    await tron.stop();
+  }
 });
