@@ -1,53 +1,29 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { crypto as btcCrypto, payments } from 'bitcoinjs-lib';
-import { startLitecoind, type Litecoind } from '../../devnet/litecoind/litecoind.ts';
 import { p2pkhAddress } from '../../devnet/litecoind/litecoinRegtest.ts';
-import { startElectrumServer, type ElectrumServer } from '../../devnet/electrum/electrumServer.ts';
-import { realCoinEntries } from '../../devnet/data/index.ts';
-import { createHdKeyProvider } from '../../infra/keys/hd.ts';
 import { accountBalanceResult } from '../../spec/accountBalance.ts';
-import { startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
+import type { Stack } from '../../devnet/testing/stack.ts';
+import type { Litecoind } from '../../devnet/litecoind/litecoind.ts';
+import type { ElectrumServer } from '../../devnet/electrum/electrumServer.ts';
+import { startHdLtcWorld, type HdLtcWorld } from '../../devnet/testkits/hdLtcWorld.ts';
 import { eventually } from '../../devnet/testing/tasks.ts';
-import type { EvmDevnet } from '../../devnet/index.ts';
 
 /** `account_balance` of an HD LTC over Electrum (litecoind regtest): the account's listed addresses read again in one batch. */
 
-const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
-const keys = createHdKeyProvider(MNEMONIC);
-let ltc: Record<string, unknown>;
-const hashOf = async (addressId: number) =>
-  Buffer.from(btcCrypto.hash160(Buffer.from((await keys.publicKey(ltc as never, { accountId: 0, chain: 'External', addressId })).compressed)));
-const ltcAddress = async (addressId: number) => payments.p2pkh({ hash: await hashOf(addressId), network: { pubKeyHash: 48 } as never }).address!;
-
+let world: HdLtcWorld;
 let node: Litecoind;
 let electrum: ElectrumServer;
-let devnet: EvmDevnet;
 let s: Stack;
+const hashOf = (addressId: number) => world.hashOf(addressId);
+const ltcAddress = (addressId: number) => world.ltcAddress(addressId);
+const finished = (taskId: number) => world.finished(taskId);
 
 before(async () => {
-  [ltc] = (await realCoinEntries(['LTC'])) as [Record<string, unknown>];
-  [node, devnet] = await Promise.all([startLitecoind(), startTestDevnet()]);
-  await node.fund(p2pkhAddress(await hashOf(0)), 100_000_000n, 1);
-  await node.fund(p2pkhAddress(await hashOf(2)), 300_000_000n, 1);
-  electrum = await startElectrumServer({ litecoind: node, transports: ['TCP'] });
-  s = await startStack({ devnet, config: { enable_hd: true, passphrase: MNEMONIC }, extraCoins: [ltc] });
+  world = await startHdLtcWorld({ 0: 100_000_000n, 2: 300_000_000n });
+  ({ node, electrum, s } = world);
 });
-after(async () => {
-  await s?.stop();
-  await electrum?.stop();
-  await node?.stop();
-  await devnet?.stop();
-});
+after(() => world?.stop());
 
-async function finished(taskId: number): Promise<any> {
-  for (let i = 0; i < 5_000; i++) {
-    const { body: b } = await s.v2('task::enable_utxo::status', { task_id: taskId, forget_if_finished: false });
-    if (b.result.status === 'Ok' || b.result.status === 'Error') return b.result;
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  throw new Error('task did not finish');
-}
 
 describe('account_balance (UTXO HD wallet over Electrum, regtest)', () => {
   test('Given an HD LTC, When a payment reaches a listed address after activation, Then account_balance reads every listed address again with exact balances', async () => {

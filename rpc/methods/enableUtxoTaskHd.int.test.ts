@@ -1,14 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { crypto as btcCrypto, payments } from 'bitcoinjs-lib';
-import { startLitecoind, type Litecoind } from '../../devnet/litecoind/litecoind.ts';
-import { p2pkhAddress } from '../../devnet/litecoind/litecoinRegtest.ts';
-import { startElectrumServer, type ElectrumServer } from '../../devnet/electrum/electrumServer.ts';
-import { realCoinEntries } from '../../devnet/data/index.ts';
-import { createHdKeyProvider } from '../../infra/keys/hd.ts';
 import { standaloneActivationResult } from '../../spec/activationResult.ts';
-import { startStack, startTestDevnet, type Stack } from '../../devnet/testing/stack.ts';
-import type { EvmDevnet } from '../../devnet/index.ts';
+import type { Stack } from '../../devnet/testing/stack.ts';
+import type { ElectrumServer } from '../../devnet/electrum/electrumServer.ts';
+import { startHdLtcWorld, type HdLtcWorld } from '../../devnet/testkits/hdLtcWorld.ts';
 
 /**
  * `task::enable_utxo` with an HD wallet (`enable_hd`): the HD fields mean what they mean in
@@ -16,34 +11,17 @@ import type { EvmDevnet } from '../../devnet/index.ts';
  * LTC body (real coins entry, `m/44'/2'`).
  */
 
-const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
-const keys = createHdKeyProvider(MNEMONIC);
-let ltc: Record<string, unknown>;
-const hashOf = async (addressId: number) =>
-  Buffer.from(btcCrypto.hash160(Buffer.from((await keys.publicKey(ltc as never, { accountId: 0, chain: 'External', addressId })).compressed)));
-/** The address as the LTC entry shows it (pubtype 48). */
-const ltcAddress = async (addressId: number) => payments.p2pkh({ hash: await hashOf(addressId), network: { pubKeyHash: 48 } as never }).address!;
-
-let node: Litecoind;
+let world: HdLtcWorld;
 let electrum: ElectrumServer;
-let devnet: EvmDevnet;
 let s: Stack;
+const ltcAddress = (addressId: number) => world.ltcAddress(addressId);
+const finished = (taskId: number) => world.finished(taskId);
 
 before(async () => {
-  [ltc] = (await realCoinEntries(['LTC'])) as [Record<string, unknown>];
-  [node, devnet] = await Promise.all([startLitecoind(), startTestDevnet()]);
-  await node.fund(p2pkhAddress(await hashOf(0)), 100_000_000n, 1);
-  await node.fund(p2pkhAddress(await hashOf(3)), 300_000_000n, 1);
-  await node.fund(p2pkhAddress(await hashOf(25)), 25_000_000n, 1);
-  electrum = await startElectrumServer({ litecoind: node, transports: ['TCP'] });
-  s = await startStack({ devnet, config: { enable_hd: true, passphrase: MNEMONIC }, extraCoins: [ltc] });
+  world = await startHdLtcWorld({ 0: 100_000_000n, 3: 300_000_000n, 25: 25_000_000n });
+  ({ electrum, s } = world);
 });
-after(async () => {
-  await s?.stop();
-  await electrum?.stop();
-  await node?.stop();
-  await devnet?.stop();
-});
+after(() => world?.stop());
 
 const body = (extra: Record<string, unknown> = {}) => ({
   ticker: 'LTC',
@@ -64,14 +42,6 @@ const body = (extra: Record<string, unknown> = {}) => ({
   },
 });
 
-async function finished(taskId: number): Promise<any> {
-  for (let i = 0; i < 5_000; i++) {
-    const { body: b } = await s.v2('task::enable_utxo::status', { task_id: taskId, forget_if_finished: false });
-    if (b.result.status === 'Ok' || b.result.status === 'Error') return b.result;
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  throw new Error('task did not finish');
-}
 
 const ltcBalance = (spendable: string) => ({ LTC: { spendable, unspendable: '0' } });
 
