@@ -120,6 +120,12 @@ describe('UTXO withdrawals through the RPC, Iguana key over Electrum', () => {
     assert.deepEqual([other.status, other.body.error_type], [400, 'InvalidAddress']);
     const evmFee = await s.v2('withdraw', { coin: 'LTCR', to, amount: '0.01', fee: { type: 'EthGas', gas_price: '1', gas: 21000 } });
     assert.deepEqual([evmFee.status, evmFee.body.error_type, evmFee.body.error_data], [400, 'InvalidFeePolicy', "Expected 'UtxoFixed' or 'UtxoPerKbyte' fee types, found EthGas"]);
+    // Fields a UTXO transaction cannot carry are refused by name, not dropped.
+    const memo = await s.v2('withdraw', { coin: 'LTCR', to, amount: '0.01', memo: 'hello' });
+    assert.deepEqual([memo.status, memo.body.error_type], [400, 'InvalidMemo']);
+    const expiry = await s.v2('withdraw', { coin: 'LTCR', to, amount: '0.01', expiration_seconds: 60 });
+    assert.deepEqual([expiry.status, expiry.body.error_type], [400, 'InvalidRequest']);
+    assert.match(expiry.body.error, /expiration_seconds/);
     const legacy = await s.legacy('withdraw', { coin: 'LTCR', to: mainnet, amount: '0.01' });
     assert.equal(legacy.status, 500);
     assert.equal(typeof legacy.body.error, 'string');

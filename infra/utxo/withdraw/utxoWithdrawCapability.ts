@@ -4,7 +4,7 @@
  * (deviceSignTx.ts), broadcast through the coin's own node (Electrum pool or native daemon).
  */
 import type { Clock } from '../../../kernel/clock.ts';
-import { ActivationError, ErrorType, isActivationError } from '../../../spec/errors.ts';
+import { ActivationError, ErrorType, errorSentence, invalidRequest, isActivationError } from '../../../spec/errors.ts';
 import { parseCoinProtocol } from '../../../spec/coins.ts';
 import type { FeePolicy, PreparedWithdrawal, WithdrawOrder } from '../../../spec/withdraw.ts';
 import type { ActiveCoinView, WithdrawCapability, WithdrawSigner } from '../../../actors/ports/withdraw.ts';
@@ -70,6 +70,9 @@ export function utxoWithdrawCapability(options: { readonly clock: Clock }): With
   const nowSeconds = () => Math.floor(options.clock.now() / 1000);
 
   async function prepare(view: ActiveCoinView, order: WithdrawOrder, signer: WithdrawSigner, signal: AbortSignal): Promise<PreparedWithdrawal> {
+    // Fields a UTXO or QRC20 transaction built here cannot carry: refused by name, never dropped.
+    if (order.memo !== undefined) throw errorSentence(ErrorType.InvalidMemo, `memo: a ${view.ticker} transaction built here carries no memo`);
+    if (order.expirationSeconds !== undefined) throw invalidRequest('params.expiration_seconds: applies to TRON transactions only; a UTXO transaction does not expire');
     const { chain, params, backend } = backendOf(view);
     const key = senderKey(view, backend, order, params.addressRule);
     const token = params.qrc20;
