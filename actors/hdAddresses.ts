@@ -6,12 +6,12 @@
  * a scan window at a time.
  */
 import { ActivationError, ErrorType } from '../spec/errors.ts';
+import type { Bip44Chain as Chain } from '../spec/accountBalance.ts';
 import { MAX_ADDRESSES_NUMBER } from '../spec/hdAddresses.ts';
 import { REQUEST_DEFAULTS } from '../spec/requestDefaults.ts';
 import { ChainFamilyId, type ActivatedCoin, type HdAccountListing, type HdAddressRead, type HdAddressSource } from '../machines/activation.types.ts';
 import { isUsedAddress, listedOn } from '../machines/hdAccount.ts';
 
-type Chain = 'External' | 'Internal';
 
 /** `CoinIsActivatedNotWithHDWallet` (400), as the reference answers a coin without an HD account. */
 export const notHdWallet = (): ActivationError =>

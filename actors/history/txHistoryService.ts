@@ -64,7 +64,7 @@ export class TxHistoryService {
     else if (event.type === 'CoinDisabled') this.#stop(event.data.ticker);
     // An HD account that lists new addresses: its sync goes on over all of them (from the store:
     // only what the new addresses add is fetched).
-    else if ((event.type === 'AddressCreated' || event.type === 'AddressesScanned') && this.#running.has(event.data.ticker)) this.#start(event.data.ticker);
+    else if ((event.type === 'AddressCreated' || event.type === 'AddressesScanned') && this.#listingGrew(event.data.ticker)) this.#start(event.data.ticker);
   }
 
   /** Hears new entries of every coin until the returned stop is called. */
@@ -101,25 +101,22 @@ export class TxHistoryService {
     return { kind: 'history', status: { state: 'NotEnabled' }, records, currentBlock: Math.max(kept.block, coin.currentBlock, highestBlock(records)), decimals: coin.decimals, addresses: source.addresses(), hd: coin.hd !== undefined };
   }
 
-  /** Resolves once no coin's pass runs (tests, the benchmark). */
-  async idle(): Promise<void> {
-    for (const { history } of this.#running.values()) await history.idle();
-  }
-
   /** How many calls the history of `ticker` has sent (the benchmark); `undefined` when it is not synced. */
   requestsOf(ticker: string): number | undefined {
     return this.#running.get(ticker)?.source.requests();
-  }
-
-  /** How many coins are synced now. */
-  get size(): number {
-    return this.#running.size;
   }
 
   /** Stops every sync and waits for their progress events to be handed to the log. */
   async stop(): Promise<void> {
     for (const ticker of [...this.#running.keys()]) this.#stop(ticker);
     await this.#writes;
+  }
+
+  /** Whether a running sync's coin now has another history source (its family rebuilds it when the listing grew; a scan that found nothing keeps it). */
+  #listingGrew(ticker: string): boolean {
+    const running = this.#running.get(ticker);
+    const coin = this.#deps.view(ticker).coin;
+    return running !== undefined && coin !== null && this.#deps.sourceOf(coin) !== running.source;
   }
 
   #start(ticker: string): void {

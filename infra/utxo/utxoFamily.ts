@@ -100,7 +100,7 @@ export function createUtxoFamily(options: UtxoFamilyOptions): ChainFamily {
             const enabled = wallets.get(owner)!;
             return {
               ...electrumBackendOver(pool, plan.ticker, params, enabled, Buffer.from(owner, 'hex')),
-              historyOf: electrumHistoryOf(pool, scriptAddresser(params.entry, params.addressRule), (a) => byAddress.get(a), enabled.scripts.map(electrumScripthash)),
+              historyOf: electrumHistoryOf(pool, scriptAddresser(params.entry, params.addressRule), (a) => byAddress.get(a)),
               senderKey: (address) => {
                 const found = [...wallets].find(([, wallet]) => wallet.address === address);
                 return found === undefined ? undefined : Uint8Array.from(Buffer.from(found[0], 'hex'));

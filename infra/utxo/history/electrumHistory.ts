@@ -29,21 +29,19 @@ export interface HistoryWallet extends HistoryAddress {
 
 export interface ElectrumHistoryOptions {
   readonly pool: ElectrumPool;
-  /** The coin's addresses (read at every pass: an HD account's grow). */
-  wallets(): readonly HistoryWallet[];
-  /** The script hashes the balance watcher subscribes (their notifications trigger a pass). */
-  readonly watched: ReadonlySet<string>;
+  /**
+   * The coin's addresses: the enabled one, or every listed address of an HD account. The balance
+   * watcher subscribes each one's script hashes; their notifications trigger a pass. An account
+   * that lists more gets a new source (the family rebuilds it when its listing changes).
+   */
+  readonly wallets: readonly HistoryWallet[];
   readonly addressOf: ScriptAddresser;
-  /** @default {@link HISTORY_BATCH} */
-  readonly batchSize?: number;
-  /** @default {@link HISTORY_CONCURRENCY} */
-  readonly concurrency?: number;
 }
 
 export function electrumHistorySource(options: ElectrumHistoryOptions): HistorySource {
-  const { pool, addressOf } = options;
-  const batchSize = options.batchSize ?? HISTORY_BATCH;
-  const concurrency = options.concurrency ?? HISTORY_CONCURRENCY;
+  const { pool, addressOf, wallets } = options;
+  const batchSize = HISTORY_BATCH;
+  const concurrency = HISTORY_CONCURRENCY;
   let requests = 0;
 
   /** `calls` in batches, at most `concurrency` in flight; results in call order. */
@@ -64,28 +62,25 @@ export function electrumHistorySource(options: ElectrumHistoryOptions): HistoryS
     return results.flat();
   }
 
-  const scriptsOf = () => {
-    const wallets = options.wallets();
-    const mine = new Set(wallets.flatMap((w) => w.scripts.map((s) => Buffer.from(s).toString('hex'))));
-    const hashes = [...new Set(wallets.flatMap((w) => w.scripts.map(electrumScripthash)))];
-    return { mine, hashes };
-  };
+  /** The scripts that pay the coin (hex), and their script hashes. */
+  const mine = new Set(wallets.flatMap((w) => w.scripts.map((s) => Buffer.from(s).toString('hex'))));
+  const hashes = [...new Set(wallets.flatMap((w) => w.scripts.map(electrumScripthash)))];
+  const watched = new Set(hashes);
 
   const details = txDetails(
     {
       rawTxs: async (hashes, signal) => (await callAll(hashes.map((h) => ({ method: 'blockchain.transaction.get', params: [h] })), signal)).map(String),
       blockTimes: async (heights, signal) => (await callAll(heights.map((h) => ({ method: 'blockchain.block.header', params: [h] })), signal)).map((header) => headerTime(String(header))),
     },
-    () => scriptsOf().mine,
+    () => mine,
     addressOf,
   );
 
   return {
-    addresses: () => options.wallets().map(({ address, hd }) => (hd === undefined ? { address } : { address, hd })),
+    addresses: () => wallets.map(({ address, hd }) => (hd === undefined ? { address } : { address, hd })),
     requests: () => requests,
 
     async list(signal) {
-      const { hashes } = scriptsOf();
       const calls = [{ method: 'blockchain.headers.subscribe', params: [] }, ...hashes.map((h) => ({ method: 'blockchain.scripthash.get_history', params: [h] }))];
       const [tip, ...histories] = await callAll(calls, signal);
       const height = (tip as { height?: unknown } | null)?.height;
@@ -107,12 +102,10 @@ export function electrumHistorySource(options: ElectrumHistoryOptions): HistoryS
       return pool.follow({
         notification(_connection, method, params) {
           if (!Array.isArray(params)) return;
-          if (method === 'blockchain.scripthash.subscribe' && options.watched.has(String(params[0]))) listener.changed();
+          if (method === 'blockchain.scripthash.subscribe' && watched.has(String(params[0]))) listener.changed();
           else if (method === 'blockchain.headers.subscribe') {
             const height = (params[0] as { height?: unknown } | null)?.height;
             if (typeof height === 'number') listener.block(height);
-            // Addresses whose script hashes nobody subscribes (an HD account's others): a new block may pay them.
-            if (scriptsOf().hashes.some((h) => !options.watched.has(h))) listener.changed();
           }
         },
         closed: () => undefined,
@@ -135,7 +128,6 @@ export function electrumHistoryOf(
   pool: ElectrumPool,
   addressOf: ScriptAddresser,
   walletOf: (address: string) => { readonly scripts: readonly Uint8Array[] } | undefined,
-  watched: readonly string[],
 ): (addresses: readonly HistoryAddress[]) => HistorySource {
   return (addresses) => {
     const wallets = addresses.map((a): HistoryWallet => {
@@ -143,6 +135,6 @@ export function electrumHistoryOf(
       if (wallet === undefined) throw new Error(`not an address of the coin: ${a.address}`);
       return { ...a, scripts: wallet.scripts };
     });
-    return electrumHistorySource({ pool, addressOf, wallets: () => wallets, watched: new Set(watched) });
+    return electrumHistorySource({ pool, addressOf, wallets });
   };
 }

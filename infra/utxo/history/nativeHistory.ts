@@ -81,9 +81,8 @@ export function nativeHistorySource(rpc: RpcCall, address: string, scripts: read
       for (const r of records) if (r.spentByMe === 0n && r.receivedByMe === 0n) foreign.add(r.txHash);
       return records.filter((r) => !foreign.has(r.txHash));
     },
-    follow: (listener) => pollBlock((height) => {
-      listener.block(height);
-      listener.changed();
-    }),
+    // A daemon pushes nothing: each new block may hold new transactions, so it lists again (one
+    // pass, which reads the tip too; `block` first would start a second for an unconfirmed entry).
+    follow: (listener) => pollBlock(() => listener.changed()),
   };
 }
