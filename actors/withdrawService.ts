@@ -49,17 +49,24 @@ export class WithdrawService {
 
   /** Every check that needs no chain: the coin, its family's support, the sender, amount and fee units. */
   resolve(command: WithdrawCommand): ResolvedWithdrawal {
-    const found = this.#deps.service.enabledCoin(command.ticker);
-    if (found === undefined) throw noSuchCoin(command.ticker);
-    const { coin, token, hardwareKey } = found;
-    const capability = this.#deps.families.withdrawal(coin, command.ticker);
-    const decimals = token?.decimals ?? coin.decimals;
-    const entry = this.#deps.coins.find(command.ticker);
+    const { view, capability, hardwareKey } = this.#viewOf(command.ticker);
+    const coin = view.platform;
     const keyCoin = this.#deps.coins.find(coin.ticker);
-    if (entry === undefined || keyCoin === undefined) throw noSuchCoin(command.ticker); // an enabled coin always has its entry
-    const view: ActiveCoinView = { ticker: command.ticker, platform: coin, ...(token === undefined ? {} : { token }), decimals, entry };
-    const order = withdrawOrder(command, decimals, coin.decimals, resolveSender(coin, command.from));
+    if (keyCoin === undefined) throw noSuchCoin(command.ticker); // an enabled coin always has its entry
+    const order = withdrawOrder(command, view.decimals, coin.decimals, resolveSender(coin, command.from));
     return { view, order, capability, hardware: hardwareKey, keyCoin };
+  }
+
+  /** The enabled coin (or token) `ticker` as its family sees it, and its family's capability; `NoSuchCoin` otherwise. */
+  #viewOf(ticker: string): { view: ActiveCoinView; capability: WithdrawCapability; hardwareKey: boolean } {
+    const found = this.#deps.service.enabledCoin(ticker);
+    if (found === undefined) throw noSuchCoin(ticker);
+    const { coin, token, hardwareKey } = found;
+    const capability = this.#deps.families.withdrawal(coin, ticker);
+    const entry = this.#deps.coins.find(ticker);
+    if (entry === undefined) throw noSuchCoin(ticker); // an enabled coin always has its entry
+    const view: ActiveCoinView = { ticker, platform: coin, ...(token === undefined ? {} : { token }), decimals: token?.decimals ?? coin.decimals, entry };
+    return { view, capability, hardwareKey };
   }
 
   /** `withdraw`: signs with the service's key; a hardware coin signs only through `task::withdraw`, as the reference. */
@@ -106,13 +113,9 @@ export class WithdrawService {
 
   /** `send_raw_transaction`: the coin's family broadcasts; `TransactionBroadcast` is recorded once a node took it. */
   async broadcast(ticker: string, txHex: string, signal: AbortSignal): Promise<{ txHash: string }> {
-    const found = this.#deps.service.enabledCoin(ticker);
-    if (found === undefined) throw noSuchCoin(ticker);
-    const { coin, token } = found;
-    const capability = this.#deps.families.withdrawal(coin, ticker);
-    const view: ActiveCoinView = { ticker, platform: coin, ...(token === undefined ? {} : { token }), decimals: token?.decimals ?? coin.decimals, entry: this.#deps.coins.find(ticker) ?? {} };
+    const { view, capability } = this.#viewOf(ticker);
     const outcome = await capability.broadcast(view, txHex.replace(/^0x/, ''), signal);
-    await this.#deps.log.append(coinStream(coin.ticker), [
+    await this.#deps.log.append(coinStream(view.platform.ticker), [
       {
         type: 'TransactionBroadcast',
         data: {
