@@ -134,8 +134,8 @@ function blockNumber(answer: TronJson): number {
   return Number(number);
 }
 
-/** `balance` in SUN; `{}` is a never-activated account and a missing `balance` is zero (protobuf JSON). */
-function accountBalance(answer: TronJson): bigint {
+/** `getaccount`'s `balance` in SUN; `{}` is a never-activated account and a missing `balance` is zero (protobuf JSON). */
+export function accountBalance(answer: TronJson): bigint {
   const balance = answer['balance'] === undefined ? 0n : int64(answer['balance']);
   if (balance === undefined || balance < 0n) throw new TronNodeError('getaccount: balance is not an integer');
   return balance;

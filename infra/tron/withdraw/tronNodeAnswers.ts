@@ -78,13 +78,6 @@ export function accountExists(answer: TronJson): boolean {
   throw new TronNodeError('getaccount: neither an account nor {}');
 }
 
-/** `getaccount`'s `balance` in SUN (absent = 0). */
-export function accountBalance(answer: TronJson): bigint {
-  const balance = answer['balance'] === undefined ? 0n : int64(answer['balance']);
-  if (balance === undefined || balance < 0n) throw new TronNodeError('getaccount: balance is not an integer');
-  return balance;
-}
-
 /** `triggerconstantcontract` of `transfer(address,uint256)`: its `energy_used`, which must be > 0. */
 export function transferEnergy(answer: TronJson): bigint {
   const energy = int64(answer['energy_used']);

@@ -7,7 +7,8 @@
 import { evmToTronBase58 } from '../../keys/tronAddress.ts';
 import type { TronHttp, TronJson } from '../tronHttp.ts';
 import type { TronChainPrices, TronResources } from './tronFee.ts';
-import { accountBalance, accountExists, accountResources, chainPrices, taposBlock, tokenBalance, transferEnergy, type TaposBlock } from './tronNodeAnswers.ts';
+import { accountBalance } from '../tronAccountReader.ts';
+import { accountExists, accountResources, chainPrices, taposBlock, tokenBalance, transferEnergy, type TaposBlock } from './tronNodeAnswers.ts';
 import { trc20TransferParameter } from './tronTransfer.ts';
 
 /** What to read: EVM-form addresses; `contract` (base58) for a TRC20. */
