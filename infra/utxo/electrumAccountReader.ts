@@ -128,21 +128,8 @@ async function readWallets(
   const first = hashes.map((_, w) => hashes.slice(0, w).reduce((n, h) => n + h.length, 0));
   const scriptsOf = <T>(list: readonly T[], w: number): T[] => list.slice(first[w], first[w]! + hashes[w]!.length);
   const unspent = wallets.map((_, w) => scriptsOf(unspents, w).flatMap((list) => (Array.isArray(list) ? list.map(toUnspent) : [])));
-  // Only a coinbase output can be immature; anything at least `mature` deep is spendable anyway.
+  const { coinbase } = await immatureCoinbase(batch, unspent.flat().map((u) => ({ txid: u.tx_hash, height: u.height })), tip, matureConfirmations, memo);
   const isYoung = (u: Unspent) => u.height > 0 && tip - u.height + 1 < matureConfirmations;
-  for (const u of unspent.flat()) if (u.height <= 0) memo?.set(u.tx_hash, false);
-  const young = [...new Set(unspent.flat().filter(isYoung).map((u) => u.tx_hash))];
-  const heightOf = new Map(unspent.flat().map((u) => [u.tx_hash, u.height]));
-  const coinbase = new Set(young.filter((txid) => memo?.get(txid, heightOf.get(txid)) === true));
-  const txids = young.filter((txid) => memo?.get(txid, heightOf.get(txid)) === undefined);
-  if (txids.length > 0) {
-    const raws = await batch(txids.map((txid) => ({ method: 'blockchain.transaction.get', params: [txid] })));
-    txids.forEach((txid, i) => {
-      const isCoinbase = isCoinbaseTx(String(raws[i]));
-      memo?.set(txid, isCoinbase);
-      if (isCoinbase) coinbase.add(txid);
-    });
-  }
   return {
     currentBlock: tip,
     wallets: wallets.map((_, w) => {
@@ -156,6 +143,35 @@ async function readWallets(
       return { spendable: total - immature, unspendable: immature, txCount };
     }),
   };
+}
+
+/**
+ * Which of `outputs`' transactions are coinbase outputs still young at `tip` (younger than
+ * `matureConfirmations`): only those can be immature, anything deeper is spendable anyway. Asks
+ * `blockchain.transaction.get` in one batch for the young ones `memo` cannot place, and teaches the
+ * memo what it learns (an output at height 0 is in the mempool, so not a coinbase). `fetched`:
+ * whether that batch went out.
+ */
+export async function immatureCoinbase(
+  batch: ElectrumBatch,
+  outputs: readonly { readonly txid: string; readonly height: number }[],
+  tip: number,
+  matureConfirmations: number,
+  memo?: CoinbaseMemo,
+): Promise<{ coinbase: Set<string>; fetched: boolean }> {
+  for (const o of outputs) if (o.height <= 0) memo?.set(o.txid, false);
+  const heightOf = new Map(outputs.map((o) => [o.txid, o.height]));
+  const young = [...new Set(outputs.filter((o) => o.height > 0 && tip - o.height + 1 < matureConfirmations).map((o) => o.txid))];
+  const coinbase = new Set(young.filter((txid) => memo?.get(txid, heightOf.get(txid)) === true));
+  const txids = young.filter((txid) => memo?.get(txid, heightOf.get(txid)) === undefined);
+  if (txids.length === 0) return { coinbase, fetched: false };
+  const raws = await batch(txids.map((txid) => ({ method: 'blockchain.transaction.get', params: [txid] })));
+  txids.forEach((txid, i) => {
+    const isCoinbase = isCoinbaseTx(String(raws[i]));
+    memo?.set(txid, isCoinbase);
+    if (isCoinbase) coinbase.add(txid);
+  });
+  return { coinbase, fetched: true };
 }
 
 function toUnspent(item: unknown): Unspent {

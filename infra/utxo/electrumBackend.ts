@@ -51,7 +51,7 @@ export function electrumBackendOver(pool: ElectrumPool, ticker: string, params: 
     read: (signal) => usePool(pool, ticker, signal, read),
     // A QRC20's history is its contract's Transfer events: not loaded (docs/compatibility.md §22).
     ...(params.qrc20 === undefined ? { historyOf: electrumHistoryOf(pool, scriptAddresser(params.entry, params.addressRule), (a) => (a === wallet.address ? wallet : undefined)) } : {}),
-    withdraw: { chain: electrumWithdrawChain((signal, work, onServer) => usePool(pool, ticker, signal, work, onServer)), params },
+    withdraw: { chain: electrumWithdrawChain((signal, work, onServer) => usePool(pool, ticker, signal, work, onServer), memo), params },
     watch: electrumWatchSource(pool, params, {
       // A QRC20's balance is its contract's: no script hash tells it changed.
       ...(params.qrc20 === undefined ? { scriptHashesOf: (address: string) => (address === wallet.address ? hashes : []), ...(memo === undefined ? {} : { memo }) } : {}),

@@ -6,7 +6,7 @@
  * (a node refuses to spend it). Broadcast: `blockchain.transaction.broadcast`.
  */
 import type { ElectrumCall } from '../../electrum/electrumConnection.ts';
-import { isCoinbaseTx, type ElectrumBatch } from '../electrumAccountReader.ts';
+import { immatureCoinbase, type CoinbaseMemo, type ElectrumBatch } from '../electrumAccountReader.ts';
 import { electrumScripthash } from '../utxoAddress.ts';
 import type { Unspent } from './txPlan.ts';
 import { coinsPerKbToUnits, estimateToPerKb, type WithdrawChain, type WithdrawRead, type WithdrawReadRequest } from './withdrawChain.ts';
@@ -17,9 +17,10 @@ import { coinsPerKbToUnits, estimateToPerKb, type WithdrawChain, type WithdrawRe
  */
 export type UseElectrum = <T>(signal: AbortSignal, read: (batch: ElectrumBatch) => Promise<T>, onServer?: (url: string) => void) => Promise<T>;
 
-export function electrumWithdrawChain(use: UseElectrum): WithdrawChain {
+/** `memo`: what the coin's balance reads know of its transactions, so a withdrawal asks no `transaction.get` they already asked. */
+export function electrumWithdrawChain(use: UseElectrum, memo?: CoinbaseMemo): WithdrawChain {
   return {
-    read: (request, signal) => use(signal, (batch) => readUnspents(batch, request)),
+    read: (request, signal) => use(signal, (batch) => readUnspents(batch, request, memo)),
     rawTransactions: (txids, signal) =>
       use(signal, async (batch) => {
         const raws = await batch(txids.map((txid) => ({ method: 'blockchain.transaction.get', params: [txid] })));
@@ -40,7 +41,7 @@ export function electrumWithdrawChain(use: UseElectrum): WithdrawChain {
   };
 }
 
-async function readUnspents(batch: ElectrumBatch, request: WithdrawReadRequest): Promise<WithdrawRead> {
+async function readUnspents(batch: ElectrumBatch, request: WithdrawReadRequest, memo?: CoinbaseMemo): Promise<WithdrawRead> {
   const calls: ElectrumCall[] = [
     { method: 'blockchain.headers.subscribe', params: [] },
     ...request.scripts.map((script) => ({ method: 'blockchain.scripthash.listunspent', params: [electrumScripthash(script)] })),
@@ -54,19 +55,14 @@ async function readUnspents(batch: ElectrumBatch, request: WithdrawReadRequest):
   let next = 1 + request.scripts.length;
   const estimatePerKb = request.estimateBlocks === undefined ? undefined : estimateToPerKb(answers[next++], request.decimals);
   const relayPerKb = request.relayFee ? coinsPerKbToUnits(answers[next], request.decimals) : undefined;
-  const young = listed.filter((u) => u.height > 0 && tip - u.height + 1 < request.matureConfirmations);
-  const txids = [...new Set(young.map((u) => u.unspent.txid))];
-  let coinbase = new Set<string>();
-  if (txids.length > 0) {
-    const raws = await batch(txids.map((txid) => ({ method: 'blockchain.transaction.get', params: [txid] })));
-    coinbase = new Set(txids.filter((_, i) => isCoinbaseTx(String(raws[i]))));
-  }
-  const unspents = listed.filter((u) => !(young.includes(u) && coinbase.has(u.unspent.txid))).map((u) => u.unspent);
+  const { coinbase, fetched } = await immatureCoinbase(batch, listed.map((u) => ({ txid: u.unspent.txid, height: u.height })), tip, request.matureConfirmations, memo);
+  const young = (u: { height: number }) => u.height > 0 && tip - u.height + 1 < request.matureConfirmations;
+  const unspents = listed.filter((u) => !(young(u) && coinbase.has(u.unspent.txid))).map((u) => u.unspent);
   return {
     unspents: dedupe(unspents),
     ...(estimatePerKb === undefined ? {} : { estimatePerKb }),
     ...(relayPerKb === undefined ? {} : { relayPerKb }),
-    roundTrips: txids.length > 0 ? 2 : 1,
+    roundTrips: fetched ? 2 : 1,
   };
 }
 
