@@ -29,12 +29,18 @@ export function summarizeHdAddress(coin: ActivatedCoin, read: HdAddressRead, unu
  * The coin with `found` added to its HD account's listing (an address already listed keeps its
  * place and takes the new read). Each chain stays in address-id order, External first.
  */
+/** The address id of an address's BIP32 path: its last index (`m/44'/2'/0'/0/3` → 3). */
+export function addressIdOf(path: string): number {
+  const index = Number.parseInt(path.slice(path.lastIndexOf('/') + 1).replace(/'$/, ''), 10);
+  if (!Number.isSafeInteger(index)) throw new Error(`not an address path: ${path}`);
+  return index;
+}
+
 export function withHdAddresses(coin: ActivatedCoin, found: readonly HdAddressRead[]): ActivatedCoin {
   const hd = coin.hd;
   if (hd === undefined || found.length === 0) return coin;
   const byPath = new Map<string, HdListedAddress>(hd.addresses.map((a) => [a.derivationPath, a]));
   for (const { address, derivationPath, chain, balances } of found) byPath.set(derivationPath, { address, derivationPath, chain, balances });
-  const idOf = (path: string) => Number(path.slice(path.lastIndexOf('/') + 1));
-  const order = (a: HdListedAddress, b: HdListedAddress) => (a.chain === b.chain ? idOf(a.derivationPath) - idOf(b.derivationPath) : a.chain === 'External' ? -1 : 1);
+  const order = (a: HdListedAddress, b: HdListedAddress) => (a.chain === b.chain ? addressIdOf(a.derivationPath) - addressIdOf(b.derivationPath) : a.chain === 'External' ? -1 : 1);
   return { ...coin, hd: { ...hd, addresses: [...byPath.values()].sort(order) } };
 }
