@@ -7,7 +7,6 @@
  */
 import { getBigInt, type JsonRpcProvider } from 'ethers';
 import { nodeCall, rpcMessage, isNodeFailure, tokenCall } from '../evmCalls.ts';
-import { urlLabel } from '../../../kernel/urlLabel.ts';
 
 /** A call to estimate: `eth_estimateGas` takes no fee fields here, so it can share the first batch. */
 export interface EstimateCall {
@@ -29,8 +28,6 @@ export interface WithdrawRead {
   readonly gasPrice?: bigint;
   readonly baseFee?: bigint;
   readonly estimate?: Estimate;
-  /** The node that answered, by origin. */
-  readonly node: string;
 }
 
 export interface ReadRequest {
@@ -76,7 +73,6 @@ export async function readForWithdrawal(provider: JsonRpcProvider, request: Read
     ...(g === undefined ? {} : { gasPrice: g }),
     ...(baseFeeOf(h) === undefined ? {} : { baseFee: baseFeeOf(h)! }),
     ...(e === undefined ? {} : { estimate: e }),
-    node: urlLabel(provider._getConnection().url),
   };
 }
 
